@@ -1,0 +1,68 @@
+# Project-wide build helpers.
+#
+# Every layer of sim/ is one static library, lynxsim_<layer>. Its headers are reachable only as
+# "sim/<layer>/x.hpp" through a private include tree made for that layer alone, so a layer sees the
+# headers of the layers it links and no others: an include across the dependency direction of
+# DESIGN.md fails to compile.
+
+function(lynxsim_warnings target)
+  target_compile_options(${target} PRIVATE
+    $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wshadow -Wnon-virtual-dtor
+      -Wold-style-cast -Woverloaded-virtual -Wnull-dereference -Wimplicit-fallthrough>)
+endfunction()
+
+function(lynxsim_sanitize target)
+  if(LYNXSIM_SANITIZE)
+    target_compile_options(${target} PRIVATE -fsanitize=address,undefined -fno-omit-frame-pointer
+      -fno-sanitize-recover=undefined)
+    target_link_options(${target} PUBLIC -fsanitize=address,undefined)
+  endif()
+endfunction()
+
+function(lynxsim_layer_include layer out_var)
+  set(root "${CMAKE_BINARY_DIR}/layer_include/${layer}")
+  file(MAKE_DIRECTORY "${root}/sim")
+  if(NOT EXISTS "${root}/sim/${layer}")
+    file(CREATE_LINK "${CMAKE_SOURCE_DIR}/sim/${layer}" "${root}/sim/${layer}" SYMBOLIC)
+  endif()
+  set(${out_var} "${root}" PARENT_SCOPE)
+endfunction()
+
+# lynxsim_add_layer(<layer> [DEPS lynxsim_x ...] [EXTERNAL target ...])
+function(lynxsim_add_layer layer)
+  cmake_parse_arguments(ARG "" "" "DEPS;EXTERNAL" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
+  file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
+  set(target lynxsim_${layer})
+  if(sources)
+    add_library(${target} STATIC ${sources} ${headers})
+    set(scope PUBLIC)
+  else()
+    add_library(${target} INTERFACE)
+    set(scope INTERFACE)
+  endif()
+  lynxsim_layer_include(${layer} inc)
+  target_include_directories(${target} ${scope} "${inc}")
+  target_link_libraries(${target} ${scope} ${ARG_DEPS} ${ARG_EXTERNAL})
+  if(sources)
+    lynxsim_warnings(${target})
+    lynxsim_sanitize(${target})
+  endif()
+endfunction()
+
+# lynxsim_add_tests(<layer> [DEPS extra targets ...]): tests/<layer>/*.cpp become test_<layer>.
+function(lynxsim_add_tests layer)
+  cmake_parse_arguments(ARG "" "" "DEPS" ${ARGN})
+  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/tests/${layer}/*.cpp")
+  if(NOT sources)
+    return()
+  endif()
+  set(target test_${layer})
+  add_executable(${target} ${sources})
+  target_link_libraries(${target} PRIVATE lynxsim_test_main lynxsim_${layer} ${ARG_DEPS})
+  target_compile_definitions(${target} PRIVATE
+    LYNXSIM_SOURCE_DIR="${CMAKE_SOURCE_DIR}" LYNXSIM_BINARY_DIR="${CMAKE_BINARY_DIR}")
+  lynxsim_warnings(${target})
+  lynxsim_sanitize(${target})
+  add_test(NAME ${layer} COMMAND ${target})
+endfunction()

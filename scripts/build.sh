@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Configures and builds lynxsim into build/ (or $LYNXSIM_BUILD_DIR). Extra arguments go to CMake's
+# configure step, e.g. ./scripts/build.sh -DLYNXSIM_SANITIZE=ON.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build_dir=${LYNXSIM_BUILD_DIR:-$root/build}
+cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE="${CMAKE_BUILD_TYPE:-Release}" "$@" >/dev/null
+cmake --build "$build_dir" -j "$(nproc)"

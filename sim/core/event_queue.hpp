@@ -1,0 +1,70 @@
+#pragma once
+// The pending-event set of a discrete-event simulation.
+//
+// Events are ordered by (time, sequence number); the sequence number is assigned at insertion, so
+// two events at the same picosecond fire in the order they were scheduled and a run is reproducible
+// bit for bit. The queue is an indexed binary heap: push, pop and cancel are O(log n), and each
+// event's heap position is tracked in a slot table so that cancellation needs no search. An EventId
+// stays valid until its event fires or is cancelled; slots are reused, and a generation counter makes
+// a stale id harmless (cancel returns false).
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "sim/core/time.hpp"
+
+namespace lynxsim {
+
+struct EventId {
+  std::uint32_t slot = UINT32_MAX;
+  std::uint32_t generation = 0;
+  bool valid() const { return slot != UINT32_MAX; }
+};
+
+class EventQueue {
+public:
+  using Action = std::function<void()>;
+
+  struct Fired {
+    Time at;
+    std::uint64_t sequence;
+    Action action;
+  };
+
+  EventId push(Time at, Action action);
+  bool cancel(EventId id);
+  bool pending(EventId id) const;
+  bool empty() const { return heap_.empty(); }
+  std::size_t size() const { return heap_.size(); }
+  Time next_time() const;
+  Fired pop();
+
+private:
+  struct Entry {
+    Time at;
+    std::uint64_t sequence;
+    std::uint32_t slot;
+  };
+  struct Slot {
+    Action action;
+    std::uint32_t heap_pos = UINT32_MAX;
+    std::uint32_t generation = 0;
+  };
+
+  static bool before(const Entry& a, const Entry& b) {
+    return a.at != b.at ? a.at < b.at : a.sequence < b.sequence;
+  }
+  void place(std::size_t pos, const Entry& e);
+  void sift_up(std::size_t pos);
+  void sift_down(std::size_t pos);
+  void remove_at(std::size_t pos);
+  std::uint32_t take_slot();
+
+  std::vector<Entry> heap_;
+  std::vector<Slot> slots_;
+  std::vector<std::uint32_t> free_slots_;
+  std::uint64_t next_sequence_ = 0;
+};
+
+}  // namespace lynxsim

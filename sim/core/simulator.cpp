@@ -1,0 +1,40 @@
+#include "sim/core/simulator.hpp"
+
+#include <fmt/format.h>
+#include <stdexcept>
+
+namespace lynxsim {
+
+EventId Simulator::schedule_at(Time at, EventQueue::Action action) {
+  if (at < now_) {
+    throw std::logic_error(fmt::format("event scheduled at {} ps, before now ({} ps)", at.ps(),
+                                       now_.ps()));
+  }
+  return queue_.push(at, std::move(action));
+}
+
+std::uint64_t Simulator::run() { return run_until(Time::max()); }
+
+std::uint64_t Simulator::run_until(Time limit) {
+  stopped_ = false;
+  std::uint64_t count = 0;
+  while (!stopped_ && !queue_.empty() && queue_.next_time() <= limit) {
+    auto fired = queue_.pop();
+    now_ = fired.at;
+    fired.action();
+    ++count;
+    ++executed_;
+  }
+  if (!stopped_ && limit != Time::max() && now_ < limit) now_ = limit;
+  return count;
+}
+
+RngStream& Simulator::rng(std::string_view name) {
+  auto it = streams_.find(name);
+  if (it == streams_.end()) {
+    it = streams_.emplace(std::string(name), RngStream::named(seed_, name)).first;
+  }
+  return it->second;
+}
+
+}  // namespace lynxsim

@@ -1,0 +1,59 @@
+#pragma once
+// The discrete-event engine.
+//
+// A Simulator owns the clock, the pending-event queue, the named random streams and the observer
+// bus; there is no global state, so two simulators can run side by side in one process. It knows
+// nothing of networks, GPUs or LLMs: models schedule closures and publish events. run() pops events
+// in (time, sequence) order until the queue is empty, stop() is called, or the time limit passes;
+// scheduling in the past is a logic error.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+
+#include "sim/core/event_queue.hpp"
+#include "sim/core/observer_bus.hpp"
+#include "sim/core/rng.hpp"
+#include "sim/core/time.hpp"
+
+namespace lynxsim {
+
+class Simulator {
+public:
+  explicit Simulator(std::uint64_t seed = 1) : seed_(seed) {}
+
+  Time now() const { return now_; }
+  std::uint64_t seed() const { return seed_; }
+
+  EventId schedule_at(Time at, EventQueue::Action action);
+  EventId schedule_in(Time delay, EventQueue::Action action) {
+    return schedule_at(now_ + delay, std::move(action));
+  }
+  bool cancel(EventId id) { return queue_.cancel(id); }
+  bool pending(EventId id) const { return queue_.pending(id); }
+
+  // Runs until no event is left (or stop()); returns the number of events executed.
+  std::uint64_t run();
+  // Runs events with time <= limit, then sets the clock to limit.
+  std::uint64_t run_until(Time limit);
+  void stop() { stopped_ = true; }
+
+  std::uint64_t events_executed() const { return executed_; }
+  std::size_t events_pending() const { return queue_.size(); }
+
+  RngStream& rng(std::string_view name);
+  ObserverBus& bus() { return bus_; }
+  const ObserverBus& bus() const { return bus_; }
+
+private:
+  std::uint64_t seed_;
+  Time now_ = Time::zero();
+  EventQueue queue_;
+  ObserverBus bus_;
+  std::map<std::string, RngStream, std::less<>> streams_;
+  std::uint64_t executed_ = 0;
+  bool stopped_ = false;
+};
+
+}  // namespace lynxsim
