@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Cross-checks lynxsim's SmolLM2 tokenizer and forward pass against Hugging Face transformers.
+
+Both sides load the same GGUF file (scripts/fetch_model.sh). transformers dequantizes the GGUF
+weights to float32 and runs its own Llama implementation on the CPU, so it is an independent
+implementation of everything lynxsim does in C++ (GGUF reading, dequantization, tokenizer,
+forward pass).
+
+Requirements (in a throwaway virtual environment, never in the project's setup):
+    python3 -m venv /tmp/hfenv
+    /tmp/hfenv/bin/pip install torch transformers accelerate gguf tokenizers numpy
+
+Subcommands:
+    tokens  --out tests/fixtures/llm/tokens.json
+        Encodes a fixed list of strings with the transformers tokenizer built from the GGUF and
+        writes the ids (the fixture of tests/llm/test_real_model.cpp).
+    logits  --lynxsim-cmd "build/lynxsim llm-logits" [--prompt TEXT] [--fixture PATH]
+        Runs the prompt through transformers and through lynxsim (the command is called with
+        --model PATH --prompt TEXT --out FILE and must write the two-line text format of
+        sim/llm/prompt_logits.hpp), and prints the largest difference of the next-token logits.
+        --fixture writes the prompt, its ids and transformers' top logits as a test fixture.
+"""
+import argparse
+import glob
+import json
+import os
+import shlex
+import subprocess
+import sys
+import tempfile
+
+CASES = [
+    "Hello world",
+    "Hello, world! How are you today?",
+    "The quick brown fox jumps over the lazy dog.",
+    "it's  a   test\n\nnew line",
+    "I'm sure they'll say we've done what you'd expect, isn't it?",
+    "In 2024, the population was 1,234,567 (up 3.5%).",
+    "    indented code\n\tand a tab",
+    "def add(a, b):\n    return a + b  # sum\n",
+    "for (int i = 0; i < n; ++i) { x[i] *= 2; }",
+    "email: someone@example.com, url: https://example.org/path?q=1&r=2",
+    "Caf\u00e9, na\u00efve, r\u00e9sum\u00e9, fa\u00e7ade, \u00fcber, Stra\u00dfe",
+    "\u041f\u0440\u0438\u0432\u0435\u0442, \u043c\u0438\u0440! \u039a\u03b1\u03bb\u03b7\u03bc\u03ad\u03c1\u03b1",
+    "\u4f60\u597d\uff0c\u4e16\u754c\u3002\u3053\u3093\u306b\u3061\u306f",
+    "Emoji: \U0001f642\U0001f680 and symbols \u2014 \u2026 \u201cquoted\u201d \u20ac5",
+    "UPPER lower MiXeD CaSe",
+    "multiple   spaces   between   words   ",
+    "trailing newline\n",
+    "\n\n\nleading newlines",
+    "<|im_start|>user\nWhat is 2+2?<|im_end|>\n<|im_start|>assistant\n",
+    "Numbers: 0 1 12 123 3.14159 -42 1e10",
+    "Don't stop; keep going... (really) [yes] {ok} <tag/>",
+    "a\u00a0non-breaking space and a\u3000wide one",
+    "x\u00b2 + y\u00b3 = \u00bd",
+    "   ",
+    "The river starts high in the mountains, where snow melts each spring.",
+]
+
+
+def find_model(path):
+    if path:
+        return path
+    if os.environ.get("LYNXSIM_SMOLLM2_GGUF"):
+        return os.environ["LYNXSIM_SMOLLM2_GGUF"]
+    cache = os.environ.get("LYNXSIM_CACHE_DIR", os.path.expanduser("~/.cache/lynxsim"))
+    found = sorted(glob.glob(os.path.join(cache, "models", "smollm2-135m", "*.gguf")))
+    if not found:
+        sys.exit("SmolLM2-135M GGUF model not found; run scripts/fetch_model.sh")
+    return found[0]
+
+
+def load_tokenizer(model_path):
+    """transformers' tokenizer from the GGUF vocabulary and merges, with SmolLM2's pre-tokenizer.
+
+    transformers' GGUF converter builds a plain GPT-2 ByteLevel pre-tokenizer; SmolLM2's own
+    tokenizer.json (and llama.cpp's "smollm" pre-tokenizer type recorded in the GGUF) first
+    isolates every numeric character (Digits with individual_digits). That step is restored here
+    so the fixture reflects the model's real tokenizer; it changes only texts where a numeric
+    character other than 0-9 follows a space (e.g. " \u00bd").
+    """
+    from tokenizers import pre_tokenizers
+    from transformers import AutoTokenizer
+    tok = AutoTokenizer.from_pretrained(os.path.dirname(model_path),
+                                        gguf_file=os.path.basename(model_path))
+    tok.backend_tokenizer.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=True, use_regex=True),
+    ])
+    return tok
+
+
+def cmd_tokens(args):
+    model_path = find_model(args.model)
+    tok = load_tokenizer(model_path)
+    cases = [{"text": text, "ids": tok.encode(text, add_special_tokens=False)} for text in CASES]
+    source = ("transformers AutoTokenizer.from_pretrained(gguf_file=%s) + Digits pre-tokenizer, "
+              "add_special_tokens=False"
+              % os.path.basename(model_path))
+    with open(args.out, "w", encoding="utf-8") as f:
+        f.write('{"source": %s,\n "cases": [\n' % json.dumps(source))
+        f.write(",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in cases))
+        f.write("\n ]}\n")
+    print("wrote %d cases to %s" % (len(cases), args.out))
+
+
+def hf_logits(model_path, ids):
+    import torch
+    from transformers import AutoModelForCausalLM
+    model = AutoModelForCausalLM.from_pretrained(
+        os.path.dirname(model_path), gguf_file=os.path.basename(model_path),
+        dtype=torch.float32)
+    model.eval()
+    with torch.no_grad():
+        out = model(torch.tensor([ids], dtype=torch.long))
+    return out.logits[0, -1].double().numpy()
+
+
+def lynxsim_logits(command, model_path, prompt):
+    with tempfile.TemporaryDirectory() as tmp:
+        out_path = os.path.join(tmp, "logits.txt")
+        argv = shlex.split(command) + ["--model", model_path, "--prompt", prompt, "--out", out_path]
+        subprocess.run(argv, check=True)
+        with open(out_path, encoding="utf-8") as f:
+            tokens = f.readline().split()
+            logits = f.readline().split()
+    if tokens[0] != "tokens" or logits[0] != "logits":
+        sys.exit("unexpected output format from the lynxsim command")
+    return [int(t) for t in tokens[2:]], [float(v) for v in logits[2:]]
+
+
+def cmd_logits(args):
+    import numpy as np
+    model_path = find_model(args.model)
+    tok = load_tokenizer(model_path)
+    hf_ids = tok.encode(args.prompt, add_special_tokens=False)
+    lx_ids, lx = lynxsim_logits(args.lynxsim_cmd, model_path, args.prompt)
+    if lx_ids != hf_ids:
+        sys.exit("token ids differ:\n  transformers %s\n  lynxsim      %s" % (hf_ids, lx_ids))
+    hf = hf_logits(model_path, hf_ids)
+    lx = np.array(lx)
+    diff = np.abs(hf - lx)
+    top_hf = np.argsort(-hf)[:10]
+    print("prompt tokens:           %d" % len(hf_ids))
+    print("max |logit difference|:  %.6g (at id %d)" % (diff.max(), int(diff.argmax())))
+    print("mean |logit difference|: %.6g" % diff.mean())
+    print("logit range:             [%.3f, %.3f]" % (hf.min(), hf.max()))
+    print("argmax: transformers %d, lynxsim %d" % (int(hf.argmax()), int(lx.argmax())))
+    print("top-10 transformers: %s" % [int(i) for i in top_hf])
+    print("top-10 lynxsim:      %s" % [int(i) for i in np.argsort(-lx)[:10]])
+    if args.fixture:
+        fixture = {"source": "transformers %s float32 CPU" % os.path.basename(model_path),
+                   "prompt": args.prompt, "tokens": hf_ids,
+                   "top": [[int(i), round(float(hf[i]), 5)] for i in top_hf]}
+        with open(args.fixture, "w", encoding="utf-8") as f:
+            json.dump(fixture, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+    return 0 if diff.max() < args.tolerance else 1
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--model", help="GGUF path (default: the fetch_model.sh cache)")
+    sub = parser.add_subparsers(dest="command", required=True)
+    tokens = sub.add_parser("tokens")
+    tokens.add_argument("--out", required=True)
+    logits = sub.add_parser("logits")
+    logits.add_argument("--lynxsim-cmd", required=True)
+    logits.add_argument("--prompt", default="<|im_start|>user\nWhat is the capital of France?"
+                                            "<|im_end|>\n<|im_start|>assistant\n")
+    logits.add_argument("--fixture")
+    logits.add_argument("--tolerance", type=float, default=1e-2)
+    args = parser.parse_args()
+    return cmd_tokens(args) if args.command == "tokens" else cmd_logits(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+#pragma once
+// Model cards and hardware profiles by name, with an error that lists the known names.
+
+#include <string>
+
+#include "sim/app/data_paths.hpp"
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+
+namespace lynxsim::app {
+
+ModelSpec find_model(const DataPaths& data, const std::string& name);
+HardwareSpec find_gpu(const DataPaths& data, const std::string& name);
+
+}  // namespace lynxsim::app

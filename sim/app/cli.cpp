@@ -1,0 +1,99 @@
+#include "sim/app/cli.hpp"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+struct Parsed {
+  RunOptions run;
+  std::filesystem::path validate_file;
+  std::vector<std::string> validate_overrides;
+  EstimateOptions estimate;
+  AccuracyOptions accuracy;
+  std::string bench_what;
+  LlmLogitsOptions llm_logits;
+};
+
+void add_run_options(CLI::App& app, Parsed& p) {
+  app.add_option("--scenario", p.run.scenario, "scenario file to run");
+  app.add_option("--out", p.run.out, "results folder (default results/runs/<scenario name>/)");
+  app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
+  app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
+  app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
+  app.add_flag("--quiet", p.run.quiet, "print only the results folder");
+}
+
+void add_subcommands(CLI::App& app, Parsed& p) {
+  auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
+  validate->add_option("file", p.validate_file, "scenario file")->required();
+  validate->add_option("--set", p.validate_overrides, "override a field: path=value");
+  app.add_subcommand("list", "list models, hardware and transfer methods");
+  auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
+  est->add_option("--model", p.estimate.model, "model card name")->required();
+  est->add_option("--gpu", p.estimate.gpu, "hardware profile name")->required();
+  est->add_option("--context", p.estimate.context, "context tokens")->required();
+  est->add_option("--batch", p.estimate.batch, "decode batch size");
+  est->add_option("--tp", p.estimate.tp, "tensor-parallel degree");
+  est->add_flag("--json", p.estimate.json, "print JSON");
+  auto* acc = app.add_subcommand("accuracy", "measure the precision of each transfer method");
+  acc->add_option("--model", p.accuracy.model, "model card name")->required();
+  acc->add_option("--context", p.accuracy.context, "context tokens")->required();
+  acc->add_option("--methods", p.accuracy.methods, "methods (default: all presets)");
+  acc->add_option("--kv-file", p.accuracy.kv_file, "KV tensors captured from a real model");
+  acc->add_option("--seed", p.accuracy.seed, "random seed");
+  acc->add_flag("--json", p.accuracy.json, "print JSON");
+  acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
+  auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving");
+  bench->add_option("what", p.bench_what, "kernels, network or serving")->required();
+  auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
+  logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
+  logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
+  logits->add_option("--out", p.llm_logits.out, "output file")->required();
+  logits->add_option("--threads", p.llm_logits.threads, "threads");
+}
+
+int dispatch(CLI::App& app, const Parsed& p) {
+  const DataPaths data = default_data_paths();
+  if (app.got_subcommand("validate")) return cmd_validate(data, p.validate_file, p.validate_overrides);
+  if (app.got_subcommand("list")) return cmd_list(data);
+  if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
+  if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
+  if (app.got_subcommand("bench")) return cmd_bench(data, p.bench_what);
+  if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
+  if (p.run.scenario.empty()) {
+    fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");
+    return 2;
+  }
+  return cmd_run(data, p.run);
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"lynxsim: a discrete-event simulator of KV-cache transfer in disaggregated LLM serving"};
+  app.require_subcommand(0, 1);
+  Parsed parsed;
+  add_run_options(app, parsed);
+  add_subcommands(app, parsed);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    app.exit(e);
+    return 2;
+  }
+  try {
+    return dispatch(app, parsed);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lynxsim: {}\n", e.what());
+    return is_input_error(e) ? 2 : 1;
+  }
+}
+
+}  // namespace lynxsim::app

@@ -1,0 +1,35 @@
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "sim/accuracy/accuracy_json.hpp"
+#include "sim/accuracy/accuracy_run.hpp"
+#include "sim/accuracy/accuracy_table.hpp"
+#include "sim/app/accuracy_mapping.hpp"
+#include "sim/app/card_lookup.hpp"
+#include "sim/app/commands.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::app {
+
+int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  accuracy::AccuracyRequest request;
+  request.geometry = kv_geometry_of(find_model(data, options.model));
+  request.context = options.context;
+  request.seed = options.seed;
+  for (const std::string& name : options.methods) {
+    request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
+  }
+  if (options.kv_file) request.kv_file = options.kv_file->string();
+  if (!options.no_cache) request.cache_dir = accuracy::default_accuracy_cache_dir();
+  request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
+  if (options.json) {
+    fmt::print("{}\n", accuracy::result_to_json(result).dump(2));
+  } else {
+    fmt::print("{}", accuracy::render_accuracy_table(result));
+  }
+  return 0;
+}
+
+}  // namespace lynxsim::app

@@ -1,0 +1,43 @@
+#include <fmt/format.h>
+
+#include "sim/app/bench_serving.hpp"
+#include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
+#include "sim/net/network_bench.hpp"
+#include "sim/quant/bench_kernels.hpp"
+#include "sim/quant/cachegen_bench.hpp"
+#include "sim/quant/quant_cuda.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+void bench_cachegen() {
+  const quant::CacheGenThroughput t = quant::cachegen_benchmark();
+  fmt::print("\nCacheGen coder, one thread (16-bit KV bytes through the whole codec):\n");
+  fmt::print("  encode {:8.1f} MB/s   decode {:8.1f} MB/s   ratio vs bf16 {:.2f}x\n",
+             t.encode_mb_per_s, t.decode_mb_per_s,
+             static_cast<double>(t.input_bytes) / static_cast<double>(t.coded_bytes));
+  fmt::print("  modelled GPU coder: encode {:.0f} MB/s, decode {:.0f} MB/s (x{:.0f}, an assumption)\n",
+             quant::cachegen_default_gpu_mb_per_s(t.encode_mb_per_s),
+             quant::cachegen_default_gpu_mb_per_s(t.decode_mb_per_s),
+             quant::kCacheGenGpuSpeedupOverCpuThread);
+}
+
+}  // namespace
+
+int cmd_bench(const DataPaths& data, const std::string& what) {
+  if (what == "kernels") {
+    fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(quant::KernelBenchConfig{})));
+    bench_cachegen();
+    if (!quant::cuda_available()) fmt::print("\nCUDA kernels: skipped (no CUDA device)\n");
+    return 0;
+  }
+  if (what == "network") {
+    fmt::print("{}", net::format_network_bench(net::run_network_bench(net::NetworkBenchConfig{})));
+    return 0;
+  }
+  if (what == "serving") return cmd_bench_serving(data);
+  throw InputError(fmt::format("unknown benchmark \"{}\" (known: kernels, network, serving)", what));
+}
+
+}  // namespace lynxsim::app

@@ -1,0 +1,22 @@
+#include <fmt/format.h>
+
+#include "sim/app/commands.hpp"
+#include "sim/compute/card_loader.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::app {
+
+int cmd_list(const DataPaths& data) {
+  fmt::print("Models ({}):\n", data.models().string());
+  for (const ModelSpec& m : list_model_cards(data.models())) fmt::print("  {}\n", describe(m));
+  fmt::print("\nHardware ({}):\n", data.gpus().string());
+  for (const HardwareSpec& h : list_hardware(data.gpus())) fmt::print("  {}\n", describe(h));
+  fmt::print("\nTransfer methods:\n");
+  for (const std::string& name : serving::method_preset_names()) {
+    const serving::TransferMethod m = serving::preset_method(name);
+    fmt::print("  {:<14} {}\n", name, m.description);
+  }
+  return 0;
+}
+
+}  // namespace lynxsim::app

@@ -1,0 +1,59 @@
+#pragma once
+// The subcommands of the lynxsim CLI, each a function that prints to stdout and returns an exit
+// code; input errors are thrown (cli.cpp turns them into exit code 2).
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/app/data_paths.hpp"
+
+namespace lynxsim::app {
+
+struct RunOptions {
+  std::filesystem::path scenario;
+  std::optional<std::filesystem::path> out;
+  std::vector<std::string> overrides;
+  std::optional<std::uint64_t> seed;
+  bool trace = false;
+  bool quiet = false;
+};
+
+struct EstimateOptions {
+  std::string model;
+  std::string gpu;
+  int context = 0;
+  int batch = 1;
+  int tp = 1;
+  bool json = false;
+};
+
+struct AccuracyOptions {
+  std::string model;
+  int context = 0;
+  std::vector<std::string> methods;
+  std::optional<std::filesystem::path> kv_file;
+  std::uint64_t seed = 1;
+  bool json = false;
+  bool no_cache = false;
+};
+
+struct LlmLogitsOptions {
+  std::optional<std::filesystem::path> model;
+  std::string prompt;
+  std::filesystem::path out;
+  int threads = 1;
+};
+
+int cmd_run(const DataPaths& data, const RunOptions& options);
+int cmd_validate(const DataPaths& data, const std::filesystem::path& scenario,
+                 const std::vector<std::string>& overrides);
+int cmd_list(const DataPaths& data);
+int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
+int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
+int cmd_bench(const DataPaths& data, const std::string& what);
+int cmd_llm_logits(const LlmLogitsOptions& options);
+
+}  // namespace lynxsim::app

@@ -1,0 +1,18 @@
+#pragma once
+// Where lynxsim finds its bundled data (models/, configs/, scenarios/): the directory named by
+// LYNXSIM_DATA_DIR when set, else the source tree the binary was built from.
+
+#include <filesystem>
+
+namespace lynxsim::app {
+
+struct DataPaths {
+  std::filesystem::path root;
+  std::filesystem::path models() const { return root / "models"; }
+  std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
+  std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
+};
+
+DataPaths default_data_paths();
+
+}  // namespace lynxsim::app

@@ -1,0 +1,20 @@
+#include "sim/app/input_errors.hpp"
+
+#include <filesystem>
+
+#include "sim/compute/card_loader.hpp"
+#include "sim/core/unit_parse.hpp"
+#include "sim/scenario/scenario_error.hpp"
+
+namespace lynxsim::app {
+
+bool is_input_error(const std::exception& error) {
+  return dynamic_cast<const InputError*>(&error) != nullptr ||
+         dynamic_cast<const scenario::ScenarioError*>(&error) != nullptr ||
+         dynamic_cast<const CardError*>(&error) != nullptr ||
+         dynamic_cast<const UnitError*>(&error) != nullptr ||
+         dynamic_cast<const std::invalid_argument*>(&error) != nullptr ||
+         dynamic_cast<const std::filesystem::filesystem_error*>(&error) != nullptr;
+}
+
+}  // namespace lynxsim::app

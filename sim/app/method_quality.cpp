@@ -1,0 +1,86 @@
+#include "sim/app/method_quality.hpp"
+
+#include <algorithm>
+#include <thread>
+
+#include "sim/accuracy/accuracy_run.hpp"
+#include "sim/accuracy/cachegen_sizes.hpp"
+#include "sim/app/accuracy_mapping.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+constexpr int kMaxMeasuredContext = 32768;
+
+int representative_context(const serving::ServingConfig& config) {
+  int context = 1;
+  for (const auto& r : config.requests) context = std::max(context, r.context_tokens);
+  return std::min(context, kMaxMeasuredContext);
+}
+
+void add_row(serving::MethodQuality& q, const accuracy::MethodPrecision& row, const std::string& prefix) {
+  q.metrics[prefix + "key_snr_db"] = row.key_snr_db;
+  q.metrics[prefix + "value_snr_db"] = row.value_snr_db;
+  q.metrics[prefix + "attention_kl"] = row.attention_kl;
+  q.metrics[prefix + "topk_recall"] = row.topk_recall;
+  q.metrics[prefix + "output_rel_error"] = row.output_rel_error;
+  q.metrics[prefix + "top1_agreement"] = row.top1_agreement;
+  q.metrics[prefix + "needle_accuracy"] = row.needle_accuracy();
+}
+
+serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
+                                  const serving::TransferMethod& method) {
+  serving::MethodQuality q;
+  add_row(q, result.row(method.name, "full"), "");
+  if (method.speculative()) {
+    add_row(q, result.row(method.name, "anchor"), "anchor_");
+    q.acceptance = result.acceptance_probability(method.name);
+    q.acceptance_source = "measured";
+  }
+  return q;
+}
+
+int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
+
+void add_cachegen_sizes(const scenario::Scenario& s, const serving::TransferMethod& m,
+                        serving::MethodQuality& q) {
+  accuracy::CacheGenSizeRequest r;
+  r.geometry = kv_geometry_of(s.serving.model);
+  r.chunk_tokens = m.cachegen.chunk_tokens;
+  r.seed = s.accuracy.seed;
+  if (s.accuracy.kv_file) r.kv_file = s.accuracy.kv_file->string();
+  r.cache_dir = accuracy::default_accuracy_cache_dir();
+  r.threads = hardware_threads();
+  q.cachegen_level_ratios = accuracy::run_cachegen_sizes(r).ratios();
+  q.measured_size_ratio = q.cachegen_level_ratios.at(static_cast<std::size_t>(m.cachegen_level));
+}
+
+std::vector<serving::MethodQuality> measure_precision(const scenario::Scenario& s) {
+  std::vector<serving::MethodQuality> qualities(s.methods.size());
+  if (!s.accuracy.enabled) return qualities;
+  accuracy::AccuracyRequest request;
+  request.geometry = kv_geometry_of(s.serving.model);
+  request.context = representative_context(s.serving);
+  request.seed = s.accuracy.seed;
+  for (const auto& m : s.methods) request.methods.push_back(accuracy_method_of(m));
+  if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
+  request.cache_dir = accuracy::default_accuracy_cache_dir();
+  request.threads = hardware_threads();
+  const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
+  for (std::size_t i = 0; i < s.methods.size(); ++i) qualities[i] = quality_of(result, s.methods[i]);
+  return qualities;
+}
+
+}  // namespace
+
+std::vector<serving::MethodQuality> measure_method_qualities(const scenario::Scenario& s) {
+  std::vector<serving::MethodQuality> qualities = measure_precision(s);
+  for (std::size_t i = 0; i < s.methods.size(); ++i) {
+    if (s.methods[i].family == serving::MethodFamily::cachegen) {
+      add_cachegen_sizes(s, s.methods[i], qualities[i]);
+    }
+  }
+  return qualities;
+}
+
+}  // namespace lynxsim::app

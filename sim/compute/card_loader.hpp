@@ -1,0 +1,40 @@
+#pragma once
+// Strict loading of model cards (models/*.json) and hardware profiles (configs/gpus/*.json).
+//
+// Model card: {"schema_version": 1, "name", "description", "num_layers", "hidden_size",
+// "num_heads", "num_kv_heads", "head_dim", "ffn_dim", "vocab_size", "num_params", "rope_theta",
+// "max_context", "source"}: the integers are positive JSON integers, num_params and rope_theta
+// positive numbers, name/description/source non-empty strings.
+//
+// Hardware profile: {"schema_version": 1, "name", "description", and one object per quantity,
+// {"value": ..., "source": "..."}}: quantities with a unit take a string with that unit ("80GB",
+// "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1]. Every value
+// needs a non-empty "source" (or "comment") string.
+//
+// Unknown keys, missing fields, wrong types, bare numbers where a unit is needed and non-positive
+// values are errors. All errors of one file are collected and thrown together as one CardError whose
+// message lists lines "file: /json/pointer: what was expected".
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+
+namespace lynxsim {
+
+class CardError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+ModelSpec load_model_card(const std::filesystem::path& path);
+HardwareSpec load_hardware_profile(const std::filesystem::path& path);
+
+// Every *.json in dir, loaded and sorted by name; the first bad file throws its CardError.
+std::vector<ModelSpec> list_model_cards(const std::filesystem::path& dir);
+std::vector<HardwareSpec> list_hardware(const std::filesystem::path& dir);
+
+}  // namespace lynxsim

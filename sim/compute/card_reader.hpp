@@ -1,0 +1,51 @@
+#pragma once
+// A strict reader of one JSON card object that collects every error instead of stopping at the
+// first. Each accessor reads one key, records that the key was seen, and on a bad value records
+// "/pointer: expected ..." and returns a neutral value (0 or empty). finish() adds one error per
+// unknown key and throws a CardError listing all errors, each line prefixed by the file name.
+//
+// Quantities are objects {"value": ..., "source": "..."} (a "comment" string may stand in for, or
+// accompany, "source"); the value is a string with a unit, or a number for dimensionless factors.
+
+#include <functional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace lynxsim {
+
+class CardReader {
+public:
+  CardReader(std::string file, const nlohmann::json& root);
+
+  int positive_int(const std::string& key);
+  double positive_number(const std::string& key);
+  std::string text(const std::string& key);
+  void optional_text(const std::string& key);
+  void schema_version(int expected);
+
+  // {"value": number in (0, 1], "source": ...}
+  double fraction(const std::string& key);
+  // {"value": "<number><unit>", "source": ...}; parse converts the text (throwing on a bad unit)
+  // to a magnitude that must be positive. `what` completes "expected ...".
+  double quantity(const std::string& key, std::string_view what,
+                  const std::function<double(std::string_view)>& parse);
+
+  // Throws CardError when any error was recorded or a key of the root was never read.
+  void finish();
+
+private:
+  const nlohmann::json* field(const std::string& key);
+  const nlohmann::json* quantity_value(const std::string& key);
+  void error(const std::string& pointer, std::string_view message);
+
+  std::string file_;
+  const nlohmann::json& root_;
+  std::set<std::string> seen_;
+  std::vector<std::string> errors_;
+};
+
+}  // namespace lynxsim

@@ -1,0 +1,134 @@
+#include "sim/compute/estimate.hpp"
+
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "sim/core/unit_parse.hpp"
+
+namespace lynxsim {
+namespace {
+
+constexpr int kSchemaVersion = 1;
+
+LayerEstimate to_layer_estimate(const LayerBreakdown& layer) {
+  LayerEstimate e;
+  e.linear_flops = layer.linear.flops;
+  e.linear_time_s = layer.linear.time.seconds();
+  e.linear_bound = layer.linear.bound;
+  e.attention_flops = layer.attention.flops;
+  e.attention_time_s = layer.attention.time.seconds();
+  e.attention_bound = layer.attention.bound;
+  e.elementwise_time_s = layer.elementwise.time.seconds();
+  e.allreduce_time_s = layer.allreduce_time.seconds();
+  e.overhead_time_s = layer.overhead_time.seconds();
+  e.total_time_s = layer.total_time().seconds();
+  return e;
+}
+
+nlohmann::json layer_json(const LayerEstimate& l) {
+  return {{"linear_flops", l.linear_flops},       {"linear_time_s", l.linear_time_s},
+          {"linear_bound", to_string(l.linear_bound)},
+          {"attention_flops", l.attention_flops}, {"attention_time_s", l.attention_time_s},
+          {"attention_bound", to_string(l.attention_bound)},
+          {"elementwise_time_s", l.elementwise_time_s},
+          {"allreduce_time_s", l.allreduce_time_s}, {"overhead_time_s", l.overhead_time_s},
+          {"total_time_s", l.total_time_s}};
+}
+
+std::string layer_row(std::string_view label, const LayerEstimate& l) {
+  return fmt::format("  {:<8} {:>9.3f} ms  {:>9.3f} ms {:<7} {:>10.3e}  {:>9.3f} ms {:<7} {:>10.3e}  "
+                     "{:>9.3f} ms  {:>9.3f} ms  {:>7.3f} ms\n",
+                     label, l.total_time_s * 1e3, l.linear_time_s * 1e3, to_string(l.linear_bound),
+                     l.linear_flops, l.attention_time_s * 1e3, to_string(l.attention_bound),
+                     l.attention_flops, l.elementwise_time_s * 1e3, l.allreduce_time_s * 1e3,
+                     l.overhead_time_s * 1e3);
+}
+
+std::string gib(std::int64_t bytes) {
+  return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
+}
+
+}  // namespace
+
+Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req) {
+  if (req.context < 1 || req.batch < 1 || req.tensor_parallel < 1) {
+    throw std::invalid_argument("estimate needs context, batch and tensor_parallel of at least 1");
+  }
+  const TimingModel timing(model, hw, req.tensor_parallel);
+  Estimate e;
+  e.model = model.name;
+  e.hardware = hw.name;
+  e.request = req;
+  const OpTiming prefill = timing.prefill(req.context);
+  e.prefill_time_s = prefill.time.seconds();
+  e.prefill_bound = prefill.bound;
+  const std::vector<int> kv_lengths(static_cast<std::size_t>(req.batch), req.context);
+  const OpTiming decode = timing.decode_step(kv_lengths);
+  e.decode_step_time_s = decode.time.seconds();
+  e.decode_bound = decode.bound;
+  e.decode_tokens_per_s = req.batch / e.decode_step_time_s;
+  e.kv_bytes_per_token = model.kv_bytes_per_token_bf16().value;
+  e.kv_bytes_per_token_per_rank = timing.kv_bytes_per_token_per_rank().value;
+  e.kv_replication = timing.kv_replication();
+  e.weight_bytes_per_rank = timing.weight_bytes_per_rank().value;
+  e.kv_bytes_per_rank = e.kv_bytes_per_token_per_rank * req.context * req.batch;
+  e.hbm_capacity = hw.hbm_capacity.value;
+  e.fits_in_hbm = e.weight_bytes_per_rank + e.kv_bytes_per_rank <= e.hbm_capacity;
+  const SequenceChunk prompt{req.context, 0};
+  e.prefill_layer = to_layer_estimate(timing.layer_breakdown({&prompt, 1}));
+  std::vector<SequenceChunk> steps(static_cast<std::size_t>(req.batch), SequenceChunk{1, req.context});
+  e.decode_layer = to_layer_estimate(timing.layer_breakdown(steps));
+  return e;
+}
+
+std::string estimate_json(const Estimate& e) {
+  const nlohmann::json j = {
+      {"schema_version", kSchemaVersion},
+      {"model", e.model},
+      {"hardware", e.hardware},
+      {"context", e.request.context},
+      {"batch", e.request.batch},
+      {"tensor_parallel", e.request.tensor_parallel},
+      {"prefill_time_s", e.prefill_time_s},
+      {"prefill_bound", to_string(e.prefill_bound)},
+      {"decode_step_time_s", e.decode_step_time_s},
+      {"decode_bound", to_string(e.decode_bound)},
+      {"decode_tokens_per_s", e.decode_tokens_per_s},
+      {"kv_bytes_per_token", e.kv_bytes_per_token},
+      {"kv_bytes_per_token_per_rank", e.kv_bytes_per_token_per_rank},
+      {"kv_replication", e.kv_replication},
+      {"weight_bytes_per_rank", e.weight_bytes_per_rank},
+      {"kv_bytes_per_rank", e.kv_bytes_per_rank},
+      {"hbm_capacity_bytes", e.hbm_capacity},
+      {"fits_in_hbm", e.fits_in_hbm},
+      {"prefill_layer", layer_json(e.prefill_layer)},
+      {"decode_layer", layer_json(e.decode_layer)}};
+  return j.dump(2) + "\n";
+}
+
+std::string estimate_table(const Estimate& e) {
+  std::string out = fmt::format("{} on {}  (context {}, decode batch {}, TP {})\n", e.model,
+                                e.hardware, e.request.context, e.request.batch,
+                                e.request.tensor_parallel);
+  out += fmt::format("  prefill       {:>10.3f} ms  {}-bound\n", e.prefill_time_s * 1e3,
+                     to_string(e.prefill_bound));
+  out += fmt::format("  decode step   {:>10.3f} ms  {}-bound  ({:.1f} tokens/s)\n",
+                     e.decode_step_time_s * 1e3, to_string(e.decode_bound), e.decode_tokens_per_s);
+  out += fmt::format("  KV per token  {} (per rank {}, replication x{})\n",
+                     format_bytes(Bytes{e.kv_bytes_per_token}),
+                     format_bytes(Bytes{e.kv_bytes_per_token_per_rank}), e.kv_replication);
+  out += fmt::format("  HBM per rank  weights {} + KV {} of {}{}\n",
+                     gib(e.weight_bytes_per_rank), gib(e.kv_bytes_per_rank), gib(e.hbm_capacity),
+                     e.fits_in_hbm ? "" : "  (does NOT fit)");
+  out += fmt::format("  per layer and rank:\n  {:<8} {:>12}  {:>30}  {:>30}  {:>12}  {:>12}  {:>10}\n",
+                     "", "total", "linear (bound, FLOP)", "attention (bound, FLOP)", "elementwise",
+                     "all-reduce", "fixed");
+  out += layer_row("prefill", e.prefill_layer);
+  out += layer_row("decode", e.decode_layer);
+  return out;
+}
+
+}  // namespace lynxsim

@@ -1,0 +1,61 @@
+#pragma once
+// The numbers behind `lynxsim estimate`: prefill time of one `context`-token prompt, one decode
+// step of `batch` sequences that each hold `context` tokens of KV, KV bytes per token, the per-layer
+// breakdown (linear vs attention), and whether weights plus KV fit in HBM. All from TimingModel,
+// so anyone can check a measurement against each term.
+
+#include <cstdint>
+#include <string>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+#include "sim/compute/timing_model.hpp"
+
+namespace lynxsim {
+
+struct EstimateRequest {
+  int context = 0;
+  int batch = 1;
+  int tensor_parallel = 1;
+};
+
+struct LayerEstimate {
+  double linear_flops = 0.0;
+  double linear_time_s = 0.0;
+  Bound linear_bound = Bound::memory;
+  double attention_flops = 0.0;
+  double attention_time_s = 0.0;
+  Bound attention_bound = Bound::memory;
+  double elementwise_time_s = 0.0;
+  double allreduce_time_s = 0.0;
+  double overhead_time_s = 0.0;
+  double total_time_s = 0.0;
+};
+
+struct Estimate {
+  std::string model;
+  std::string hardware;
+  EstimateRequest request;
+  double prefill_time_s = 0.0;
+  Bound prefill_bound = Bound::compute;
+  double decode_step_time_s = 0.0;
+  Bound decode_bound = Bound::memory;
+  double decode_tokens_per_s = 0.0;
+  std::int64_t kv_bytes_per_token = 0;           // unique BF16 KV of the model
+  std::int64_t kv_bytes_per_token_per_rank = 0;  // what one TP rank holds
+  int kv_replication = 1;
+  std::int64_t weight_bytes_per_rank = 0;
+  std::int64_t kv_bytes_per_rank = 0;            // batch * context tokens of KV on one rank
+  std::int64_t hbm_capacity = 0;
+  bool fits_in_hbm = false;
+  LayerEstimate prefill_layer;
+  LayerEstimate decode_layer;
+};
+
+// Throws std::invalid_argument for context < 1, batch < 1 or tensor_parallel < 1.
+Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req);
+
+std::string estimate_json(const Estimate& estimate);   // pretty-printed, with schema_version
+std::string estimate_table(const Estimate& estimate);  // human-readable, for the terminal
+
+}  // namespace lynxsim

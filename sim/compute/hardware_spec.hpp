@@ -1,0 +1,46 @@
+#pragma once
+// One accelerator as the timing model sees it: peak dense throughput, HBM size and bandwidth,
+// achievable fractions of those peaks, fixed costs, and its links. Values come from a hardware
+// profile in configs/gpus/, where each one carries its source.
+//
+// compute_efficiency        fraction of peak_bf16 that large GEMMs reach
+// attention_efficiency      fraction of peak_bf16 that fused (FlashAttention-style) attention reaches
+// memory_efficiency         fraction of hbm_bandwidth that weight/KV streaming reaches
+// kernel_memory_efficiency  fraction of hbm_bandwidth that a quantize/dequantize kernel reaches
+// layer_overhead            fixed cost per transformer layer per forward (launches, norms, rope)
+// step_overhead             fixed cost per forward step (scheduling, sampling, LM head launch)
+// kernel_launch             fixed cost per launched kernel
+// scale_up_bandwidth        per-direction bandwidth of the intra-node link used by all-reduce
+// scale_up_latency          per-collective latency on that link
+// nic_bandwidth             scale-out NIC line rate per accelerator
+
+#include <string>
+
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+
+namespace lynxsim {
+
+struct HardwareSpec {
+  std::string name;
+  std::string description;
+  FlopsPerSecond peak_bf16;
+  FlopsPerSecond peak_int8;
+  Bytes hbm_capacity;
+  BytesPerSecond hbm_bandwidth;
+  double compute_efficiency = 0.0;
+  double memory_efficiency = 0.0;
+  double attention_efficiency = 0.0;
+  double kernel_memory_efficiency = 0.0;
+  Time layer_overhead;
+  Time step_overhead;
+  Time kernel_launch;
+  BytesPerSecond scale_up_bandwidth;
+  Time scale_up_latency;
+  BitsPerSecond nic_bandwidth;
+};
+
+// One line for `lynxsim list`: name, BF16 peak, HBM size and bandwidth, NIC.
+std::string describe(const HardwareSpec& hw);
+
+}  // namespace lynxsim

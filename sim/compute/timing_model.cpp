@@ -1,0 +1,203 @@
+#include "sim/compute/timing_model.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <stdexcept>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace lynxsim {
+namespace {
+
+constexpr double kBf16Bytes = 2.0;
+
+int ceil_div(int a, int b) { return (a + b - 1) / b; }
+
+void check_model(const ModelSpec& m) {
+  const int dims[] = {m.num_layers, m.hidden_size, m.num_heads, m.num_kv_heads,
+                      m.head_dim,   m.ffn_dim,     m.vocab_size};
+  if (std::any_of(std::begin(dims), std::end(dims), [](int d) { return d <= 0; })) {
+    throw std::invalid_argument(
+        fmt::format("model {}: every dimension must be positive", m.name));
+  }
+}
+
+void check_hardware(const HardwareSpec& hw) {
+  const double positive[] = {hw.peak_bf16.value,          hw.hbm_bandwidth.value,
+                             hw.compute_efficiency,       hw.memory_efficiency,
+                             hw.attention_efficiency,     hw.kernel_memory_efficiency,
+                             hw.scale_up_bandwidth.value};
+  if (std::any_of(std::begin(positive), std::end(positive), [](double v) { return !(v > 0.0); })) {
+    throw std::invalid_argument(fmt::format(
+        "hardware {}: peaks, bandwidths and efficiencies must be positive", hw.name));
+  }
+}
+
+Bound dominant(std::initializer_list<OpTiming> ops) {
+  double compute_s = 0.0;
+  double memory_s = 0.0;
+  for (const OpTiming& op : ops) {
+    (op.bound == Bound::compute ? compute_s : memory_s) += op.time.seconds();
+  }
+  return compute_s > memory_s ? Bound::compute : Bound::memory;
+}
+
+OpTiming scaled(const OpTiming& op, int k) {
+  return {op.time * k, op.flops * k, op.bytes * k, op.bound};
+}
+
+}  // namespace
+
+const char* to_string(Bound bound) { return bound == Bound::compute ? "compute" : "memory"; }
+
+Time LayerBreakdown::total_time() const {
+  return linear.time + attention.time + elementwise.time + allreduce_time + overhead_time;
+}
+
+Bound LayerBreakdown::bound() const { return dominant({linear, attention, elementwise}); }
+
+TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel)
+    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel) {
+  if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
+  check_model(model_);
+  check_hardware(hw_);
+}
+
+int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, tp_); }
+
+int TimingModel::kv_heads_per_rank() const { return ceil_div(model_.num_kv_heads, tp_); }
+
+int TimingModel::kv_replication() const {
+  return tp_ > model_.num_kv_heads ? ceil_div(tp_, model_.num_kv_heads) : 1;
+}
+
+Bytes TimingModel::kv_bytes_per_token_per_rank() const {
+  return Bytes{std::int64_t{2} * kv_heads_per_rank() * model_.head_dim * 2 * model_.num_layers};
+}
+
+Bytes TimingModel::weight_bytes_per_rank() const {
+  const double params = model_.linear_params_per_layer() * model_.num_layers + model_.lm_head_params();
+  return Bytes{static_cast<std::int64_t>(kBf16Bytes * params / tp_)};
+}
+
+OpTiming TimingModel::roofline(double flops, double bytes, double compute_efficiency) const {
+  const double compute_s = flops / (hw_.peak_bf16.value * compute_efficiency);
+  const double memory_s = bytes / (hw_.hbm_bandwidth.value * hw_.memory_efficiency);
+  const Bound bound = compute_s > memory_s ? Bound::compute : Bound::memory;
+  return {Time::from_seconds(std::max(compute_s, memory_s)), flops, bytes, bound};
+}
+
+OpTiming TimingModel::linear_op(double tokens) const {
+  const double params = model_.linear_params_per_layer() / tp_;
+  const ModelSpec& m = model_;
+  const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
+  const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
+  return roofline(2.0 * tokens * params, kBf16Bytes * params + activations, hw_.compute_efficiency);
+}
+
+OpTiming TimingModel::attention_op(std::span<const SequenceChunk> chunks) const {
+  double pairs = 0.0;
+  double kv_read_tokens = 0.0;
+  double new_tokens = 0.0;
+  for (const SequenceChunk& c : chunks) {
+    if (c.new_tokens == 0) continue;
+    const double n = c.new_tokens;
+    pairs += n * (c.cached_tokens + n / 2.0);
+    kv_read_tokens += c.cached_tokens + n;
+    new_tokens += n;
+  }
+  const double hd = model_.head_dim;
+  const double flops = 4.0 * hd * heads_per_rank() * pairs;
+  const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
+  const double q_row = 2.0 * kBf16Bytes * hd * heads_per_rank();
+  const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
+  return roofline(flops, bytes, hw_.attention_efficiency);
+}
+
+OpTiming TimingModel::elementwise_op(double tokens) const {
+  const ModelSpec& m = model_;
+  const double rope_width = 2.0 * (heads_per_rank() + kv_heads_per_rank()) * m.head_dim;
+  const double row = 3.0 * m.ffn_dim / tp_ + 10.0 * m.hidden_size + rope_width;
+  return roofline(0.0, kBf16Bytes * tokens * row, hw_.compute_efficiency);
+}
+
+LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunks) const {
+  int tokens = 0;
+  for (const SequenceChunk& c : chunks) {
+    if (c.new_tokens < 0 || c.cached_tokens < 0) {
+      throw std::invalid_argument("token counts must not be negative");
+    }
+    tokens += c.new_tokens;
+  }
+  LayerBreakdown layer;
+  layer.linear = linear_op(tokens);
+  layer.attention = attention_op(chunks);
+  layer.elementwise = elementwise_op(tokens);
+  const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
+  layer.allreduce_time = allreduce_time(activation) * 2;
+  layer.overhead_time = hw_.layer_overhead;
+  return layer;
+}
+
+OpTiming TimingModel::lm_head(int logit_rows) const {
+  const double params = model_.lm_head_params() / tp_;
+  const double activations = kBf16Bytes * logit_rows * (model_.hidden_size + static_cast<double>(model_.vocab_size) / tp_);
+  return roofline(2.0 * logit_rows * params, kBf16Bytes * params + activations,
+                  hw_.compute_efficiency);
+}
+
+OpTiming TimingModel::prefill_layer(int new_tokens, int cached_tokens) const {
+  const SequenceChunk chunk{new_tokens, cached_tokens};
+  const LayerBreakdown layer = layer_breakdown({&chunk, 1});
+  return {layer.total_time(), layer.linear.flops + layer.attention.flops,
+          layer.linear.bytes + layer.attention.bytes + layer.elementwise.bytes, layer.bound()};
+}
+
+OpTiming TimingModel::pass(std::span<const SequenceChunk> chunks, int logit_rows) const {
+  const LayerBreakdown layer = layer_breakdown(chunks);
+  const int layers = model_.num_layers;
+  const OpTiming linear = scaled(layer.linear, layers);
+  const OpTiming attention = scaled(layer.attention, layers);
+  const OpTiming elementwise = scaled(layer.elementwise, layers);
+  const OpTiming head = lm_head(logit_rows);
+  const Time total = layer.total_time() * layers + head.time + hw_.step_overhead;
+  return {total, linear.flops + attention.flops + head.flops,
+          linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
+          dominant({linear, attention, elementwise, head})};
+}
+
+OpTiming TimingModel::prefill(int tokens) const {
+  if (tokens < 1) throw std::invalid_argument("prefill needs at least one token");
+  const SequenceChunk chunk{tokens, 0};
+  return pass({&chunk, 1}, 1);
+}
+
+OpTiming TimingModel::decode_step(std::span<const int> kv_lengths) const {
+  if (kv_lengths.empty()) throw std::invalid_argument("decode step needs at least one sequence");
+  std::vector<SequenceChunk> chunks;
+  chunks.reserve(kv_lengths.size());
+  for (int length : kv_lengths) chunks.push_back({1, length});
+  return pass(chunks, static_cast<int>(chunks.size()));
+}
+
+OpTiming TimingModel::verify(int draft_tokens, int context_tokens) const {
+  if (draft_tokens < 1) throw std::invalid_argument("verification needs at least one draft token");
+  const SequenceChunk chunk{draft_tokens, context_tokens};
+  return pass({&chunk, 1}, draft_tokens);
+}
+
+Time TimingModel::kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const {
+  if (launches < 0) throw std::invalid_argument("kernel launches must not be negative");
+  const double rate = hw_.hbm_bandwidth.value * hw_.kernel_memory_efficiency;
+  return hw_.kernel_launch * launches + Time::from_seconds((bytes_in + bytes_out).as_double() / rate);
+}
+
+Time TimingModel::allreduce_time(Bytes bytes) const {
+  if (tp_ == 1) return Time::zero();
+  const double factor = 2.0 * (tp_ - 1) / tp_;
+  return Time::from_seconds(factor * bytes.as_double() / hw_.scale_up_bandwidth.value) +
+         hw_.scale_up_latency;
+}
+
+}  // namespace lynxsim

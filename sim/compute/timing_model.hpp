@@ -1,0 +1,133 @@
+#pragma once
+// Roofline timing of a dense transformer forward pass on one tensor-parallel group.
+//
+// A forward pass over a batch is described by its PassShape: for each sequence i, n_i new (query)
+// tokens after c_i cached tokens. Per layer and per TP rank (t = tensor_parallel):
+//
+//   linear   FLOPs  = 2 * N * P_lin / t                      N = sum n_i, P_lin = linear params/layer
+//            bytes  = 2 * P_lin / t                          BF16 weights, streamed once per pass
+//                   + 2 * N * (4 * hidden + ((2*heads + 2*kv_heads) * head_dim + 3 * ffn) / t)
+//                                                            activations in and out of each GEMM
+//   attention FLOPs = 4 * head_dim * H_r * sum n_i * (c_i + n_i / 2)
+//                     causal, counted as FlashAttention does: a full prefill of s tokens gives
+//                     4 * s^2 * heads * head_dim / 2; H_r = ceil(heads / t) query heads per rank
+//            bytes  = 2*2 * head_dim * KV_r * sum (c_i + n_i)      K and V read, BF16 (a sequence
+//                                                                  with n_i = 0 reads nothing)
+//                   + 2*2 * head_dim * KV_r * N                    new K and V written
+//                   + 2*2 * head_dim * H_r * N                     Q read, output written
+//                     KV_r = ceil(kv_heads / t) KV heads per rank
+//
+//   elementwise bytes = 2 * N * (3 * ffn / t + 10 * hidden + 2 * (H_r + KV_r) * head_dim)
+//                     memory-only kernels between the GEMMs: SwiGLU (reads gate and up, writes one),
+//                     two fused residual-add + RMSNorm (read 2, write 2 rows each, plus the
+//                     embedding-sized residual stream once more), RoPE on Q and K (read and write)
+//
+// Each operator is its own roofline:
+//   time_op = max(FLOPs / (peak_bf16 * e), bytes / (HBM * memory_efficiency))
+// with e = compute_efficiency for the linear layers and attention_efficiency for attention. An
+// operator is compute-bound when the first term is the larger. A layer adds its fixed cost and, when
+// t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16 activations:
+//   allreduce(B) = 2 * (t - 1) / t * B / scale_up_bandwidth + scale_up_latency.
+// A pass is  layers * layer + LM head + step_overhead, where the LM head is a linear operator of
+// vocab * hidden / t weights applied to one token per sequence (prefill and decode emit one logit
+// row per sequence; verification emits one per query token).
+//
+// The bound of a composite (a layer, a pass) is the bound that accounts for more of its roofline
+// time (fixed costs and all-reduces excluded).
+//
+// Tensor parallelism: heads and weights split evenly; when t > kv_heads each rank still holds one KV
+// head, so KV heads are replicated kv_replication() = ceil(t / kv_heads) times. Real serving stacks
+// require t to divide heads and t and kv_heads to divide one another; for those layouts the ceil()
+// is exact, otherwise the busiest rank (rounded up) sets the time and the replication is an upper
+// bound. kv_bytes_per_token_per_rank() is exact in every case.
+//
+// Quantize/dequantize kernels are memory-bound:
+//   kernel_time = launches * kernel_launch + (bytes_in + bytes_out) / (HBM * kernel_memory_efficiency)
+//
+// Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
+// no overlap of communication with compute, no pipeline parallelism. Units: seconds inside, Time out.
+
+#include <span>
+#include <vector>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+
+namespace lynxsim {
+
+enum class Bound { compute, memory };
+
+const char* to_string(Bound bound);
+
+struct OpTiming {
+  Time time;
+  double flops = 0.0;
+  double bytes = 0.0;
+  Bound bound = Bound::memory;
+};
+
+// One sequence of a pass: new_tokens queries after cached_tokens already in the KV cache.
+struct SequenceChunk {
+  int new_tokens = 0;
+  int cached_tokens = 0;
+};
+
+// One layer on one TP rank. flops and bytes are per rank.
+struct LayerBreakdown {
+  OpTiming linear;
+  OpTiming attention;
+  OpTiming elementwise;
+  Time allreduce_time;
+  Time overhead_time;
+  Time total_time() const;
+  Bound bound() const;
+};
+
+class TimingModel {
+public:
+  // Throws std::invalid_argument for tensor_parallel < 1 or a model with a non-positive dimension.
+  TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel);
+
+  // One layer for one sequence chunk, including layer overhead and all-reduces.
+  OpTiming prefill_layer(int new_tokens, int cached_tokens) const;
+  // A whole prefill of `tokens` from an empty cache: all layers, LM head, step overhead.
+  OpTiming prefill(int tokens) const;
+  // One decode step producing one token for each sequence, whose KV length is kv_lengths[i].
+  OpTiming decode_step(std::span<const int> kv_lengths) const;
+  // One forward over draft_tokens queries attending to context_tokens plus the drafts.
+  OpTiming verify(int draft_tokens, int context_tokens) const;
+  // Any batch of chunks (chunked prefill mixed with decode): all layers, LM head, step overhead.
+  OpTiming pass(std::span<const SequenceChunk> chunks, int logit_rows) const;
+
+  LayerBreakdown layer_breakdown(std::span<const SequenceChunk> chunks) const;
+  OpTiming lm_head(int logit_rows) const;
+
+  Time kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const;
+  Time allreduce_time(Bytes bytes) const;
+
+  int kv_replication() const;
+  int heads_per_rank() const;
+  int kv_heads_per_rank() const;
+  // K and V of every layer held by one rank for one token, BF16.
+  Bytes kv_bytes_per_token_per_rank() const;
+  // BF16 weights held by one rank (all layers plus LM head).
+  Bytes weight_bytes_per_rank() const;
+
+  const ModelSpec& model() const { return model_; }
+  const HardwareSpec& hardware() const { return hw_; }
+  int tensor_parallel() const { return tp_; }
+
+private:
+  OpTiming linear_op(double tokens) const;
+  OpTiming attention_op(std::span<const SequenceChunk> chunks) const;
+  OpTiming elementwise_op(double tokens) const;
+  OpTiming roofline(double flops, double bytes, double compute_efficiency) const;
+
+  ModelSpec model_;
+  HardwareSpec hw_;
+  int tp_;
+};
+
+}  // namespace lynxsim

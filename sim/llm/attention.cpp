@@ -1,0 +1,58 @@
+#include "sim/llm/attention.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace lynxsim::llm {
+namespace {
+
+constexpr int query_block = 64;
+
+using ConstRowMap = Eigen::Map<const RowMatrix>;
+
+void softmax_causal(RowMatrix& scores, int first_position) {
+  for (Eigen::Index i = 0; i < scores.rows(); ++i) {
+    const Eigen::Index visible = first_position + i + 1;
+    auto row = scores.row(i).head(visible).array();
+    const float peak = row.maxCoeff();
+    row = (row - peak).exp();
+    row /= row.sum();
+    scores.row(i).tail(scores.cols() - visible).setZero();
+  }
+}
+
+void attend_block(const AttentionInput& in, const RowMatrix& q, int head, int first_row,
+                  RowMatrix& out) {
+  const LlamaConfig& c = *in.config;
+  const int hd = c.head_dim;
+  const int kv_head = head / c.group_size();
+  const int rows = std::min(query_block, static_cast<int>(q.rows()) - first_row);
+  const int first_position = in.first_position + first_row;
+  const int context = first_position + rows;
+  const ConstRowMap keys(in.cache->keys(in.layer, kv_head).data(), context, hd);
+  const ConstRowMap values(in.cache->values(in.layer, kv_head).data(), context, hd);
+  const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
+  RowMatrix scores(rows, context);
+  scores.noalias() = q.block(first_row, head * hd, rows, hd) * keys.transpose();
+  scores *= scale;
+  softmax_causal(scores, first_position);
+  out.block(first_row, head * hd, rows, hd).noalias() = scores * values;
+}
+
+}  // namespace
+
+void causal_attention(ThreadPool& pool, const AttentionInput& input, const RowMatrix& q,
+                      RowMatrix& out) {
+  const LlamaConfig& c = *input.config;
+  if (q.cols() != c.n_heads * c.head_dim || input.cache->size() < input.first_position + q.rows()) {
+    throw std::invalid_argument("causal_attention: query shape or cache length mismatch");
+  }
+  out.resize(q.rows(), q.cols());
+  const int blocks = (static_cast<int>(q.rows()) + query_block - 1) / query_block;
+  pool.run(c.n_heads * blocks, [&](int task) {
+    attend_block(input, q, task % c.n_heads, (task / c.n_heads) * query_block, out);
+  });
+}
+
+}  // namespace lynxsim::llm

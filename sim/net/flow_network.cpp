@@ -1,0 +1,192 @@
+#include "sim/net/flow_network.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "sim/core/rng.hpp"
+
+namespace lynxsim::net {
+namespace {
+
+constexpr double kNeverSeconds = 1e6;
+
+std::vector<double> capacities_of(const Topology& t) {
+  std::vector<double> c;
+  c.reserve(t.num_links());
+  for (const auto& l : t.links()) c.push_back(l.spec.goodput().value);
+  return c;
+}
+
+}  // namespace
+
+FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time)
+    : sim_(sim),
+      topology_(std::make_unique<Topology>(std::move(topology))),
+      router_(*topology_),
+      solver_(capacities_of(*topology_)),
+      setup_time_(setup_time),
+      link_used_(topology_->num_links(), 0.0) {
+  if (setup_time < Time::zero()) throw std::invalid_argument("network setup time must be >= 0");
+  for (const auto& l : topology_->links()) line_rate_.push_back(l.spec.rate);
+}
+
+FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
+  return start_flow_with_setup(std::move(spec), std::move(on_done), setup_time_);
+}
+
+FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) {
+  if (spec.src >= num_hosts() || spec.dst >= num_hosts()) {
+    throw std::invalid_argument(fmt::format("flow '{}': unknown host id", spec.label));
+  }
+  if (spec.size.value < 0) throw std::invalid_argument("flow size must not be negative");
+  if (!(spec.weight > 0.0)) throw std::invalid_argument("flow weight must be positive");
+  if (spec.max_rate.value < 0.0) throw std::invalid_argument("flow max_rate must be >= 0");
+  const FlowId id = next_id_++;
+  std::uint64_t key_state = sim_.seed() ^ (id * 0xD1B54A32D192ED03ULL);
+  Pending p{FlowRecord{}, std::move(on_done), router_.route(spec.src, spec.dst, splitmix64(key_state))};
+  p.record.id = id;
+  p.record.spec = std::move(spec);
+  p.record.started_at = sim_.now();
+  p.record.hops = static_cast<std::uint32_t>(p.route.size());
+  for (const LinkId l : p.route) p.record.path_latency_time += topology_->link(l).spec.latency;
+  sim_.bus().publish(FlowStarted{p.record});
+  pending_.emplace(id, std::move(p));
+  if (setup_time > Time::zero()) {
+    sim_.schedule_in(setup_time, [this, id] { join(id); });
+  } else {
+    join(id);
+  }
+  return id;
+}
+
+void FlowNetwork::join(FlowId id) {
+  Pending& p = pending_.at(id);
+  if (p.record.spec.size.value == 0 || p.route.empty()) {
+    sent(id);
+    return;
+  }
+  const auto& s = p.record.spec;
+  const FlowSolver::Slot slot =
+      solver_.add(p.route, s.priority_class, s.weight, s.max_rate.to_bytes().value);
+  if (slot >= sending_.size()) sending_.resize(slot + 1);
+  sending_[slot] = Sending{id, s.size.as_double(), 0.0, sim_.now()};
+  request_resolve();
+}
+
+void FlowNetwork::request_resolve() {
+  if (resolve_pending_) return;
+  resolve_pending_ = true;
+  sim_.schedule_in(Time::zero(), [this] { resolve(); });
+}
+
+void FlowNetwork::resolve() {
+  resolve_pending_ = false;
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto& changed = solver_.solve();
+  counters_.recompute_wall_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  ++counters_.recomputations;
+  for (const FlowSolver::Slot slot : changed) apply_rate(slot, solver_.rate(slot));
+  reschedule_completion();
+}
+
+void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
+  Sending& s = sending_[slot];
+  const Time now = sim_.now();
+  s.remaining = std::max(0.0, s.remaining - s.rate * (now - s.last_update).seconds());
+  s.last_update = now;
+  Pending& p = pending_.at(s.id);
+  const double delta = rate - s.rate;
+  s.rate = rate;
+  class_rate_[p.record.spec.priority_class] += delta;
+  for (const LinkId l : p.route) {
+    link_used_[l] += delta;
+    publish_link(l);
+  }
+  if (sim_.bus().has_subscribers<ClassRateChanged>()) {
+    const int cls = p.record.spec.priority_class;
+    sim_.bus().publish(ClassRateChanged{now, cls, {std::max(0.0, class_rate_[cls])}});
+  }
+  if (rate > 0.0 && p.record.first_byte_at == Time::zero()) {
+    p.record.first_byte_at = now + p.record.path_latency_time;
+  }
+  const double seconds = rate > 0.0 ? s.remaining / rate : kNeverSeconds * 2;
+  if (seconds < kNeverSeconds) {
+    heap_.set(slot, now + Time::from_seconds(seconds), s.id);
+  } else {
+    heap_.erase(slot);
+  }
+}
+
+void FlowNetwork::publish_link(LinkId link) {
+  if (!sim_.bus().has_subscribers<LinkLoadChanged>()) return;
+  sim_.bus().publish(LinkLoadChanged{sim_.now(), link, {std::max(0.0, link_used_[link])},
+                                     {solver_.capacity(link)}});
+}
+
+void FlowNetwork::reschedule_completion() {
+  const Time next = heap_.empty() ? Time::max() : heap_.top_time();
+  if (next == completion_at_) return;
+  if (completion_event_.valid()) sim_.cancel(completion_event_);
+  completion_event_ = EventId{};
+  completion_at_ = next;
+  if (next == Time::max()) return;
+  ++counters_.completion_reschedules;
+  completion_event_ = sim_.schedule_at(next, [this] { on_completion_event(); });
+}
+
+void FlowNetwork::on_completion_event() {
+  completion_event_ = EventId{};
+  completion_at_ = Time::max();
+  while (!heap_.empty() && heap_.top_time() <= sim_.now()) finish_sending(heap_.top());
+  request_resolve();
+  reschedule_completion();
+}
+
+void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
+  heap_.erase(slot);
+  apply_rate(slot, 0.0);
+  sending_[slot].remaining = 0.0;
+  const FlowId id = sending_[slot].id;
+  solver_.remove(slot);
+  sent(id);
+}
+
+void FlowNetwork::sent(FlowId id) {
+  Pending& p = pending_.at(id);
+  const Time arrive_at = sim_.now() + p.record.path_latency_time;
+  if (p.record.first_byte_at == Time::zero()) p.record.first_byte_at = arrive_at;
+  sim_.schedule_at(arrive_at, [this, id] { arrive(id); });
+}
+
+void FlowNetwork::arrive(FlowId id) {
+  const auto it = pending_.find(id);
+  FlowRecord record = std::move(it->second.record);
+  FlowDone on_done = std::move(it->second.on_done);
+  pending_.erase(it);
+  record.finished_at = sim_.now();
+  delivered_ += record.spec.size;
+  sim_.bus().publish(FlowFinished{record});
+  if (on_done) on_done(record);
+}
+
+void FlowNetwork::set_link_rate(LinkId link, BitsPerSecond rate) {
+  if (!(rate.value >= 0.0)) throw std::invalid_argument("link rate must be >= 0");
+  line_rate_.at(link) = rate;
+  solver_.set_capacity(link, rate.to_bytes().value * topology_->link(link).spec.efficiency);
+  publish_link(link);
+  request_resolve();
+}
+
+HostId FlowNetwork::place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
+                          std::uint32_t ranks_per_instance) const {
+  const auto& pool =
+      role == InstanceRole::prefill ? topology_->prefill_pool : topology_->decode_pool;
+  if (pool.empty()) throw std::invalid_argument("no hosts in the placement pool");
+  if (rank >= ranks_per_instance) throw std::invalid_argument("rank >= ranks_per_instance");
+  const std::uint64_t index = static_cast<std::uint64_t>(instance) * ranks_per_instance + rank;
+  return pool[index % pool.size()];
+}
+
+}  // namespace lynxsim::net

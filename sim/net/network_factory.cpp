@@ -1,0 +1,116 @@
+#include "sim/net/network_factory.hpp"
+
+#include <stdexcept>
+
+namespace lynxsim::net {
+namespace {
+
+struct TracePlayer {
+  FlowNetwork* network;
+  std::vector<LinkId> links;
+  BandwidthTraceSpec trace;
+  Time period;
+};
+
+void trace_step(const std::shared_ptr<TracePlayer>& p, std::size_t i, Time base_at) {
+  for (const LinkId l : p->links) p->network->set_link_rate(l, p->trace.points[i].rate);
+  std::size_t next = i + 1;
+  if (next == p->trace.points.size()) {
+    if (!p->trace.repeat) return;
+    next = 0;
+    base_at += p->period;
+  }
+  p->network->simulator().schedule_at(base_at + p->trace.points[next].at,
+                                      [p, next, base_at] { trace_step(p, next, base_at); });
+}
+
+struct Sender {
+  FlowNetwork* network;
+  BackgroundSpec spec;
+  HostId src;
+  HostId dst;
+  std::string stream;
+};
+
+void send_burst(const std::shared_ptr<Sender>& s);
+
+void after_burst(const std::shared_ptr<Sender>& s) {
+  Simulator& sim = s->network->simulator();
+  Time off = s->spec.off_time;
+  if (s->spec.exponential && off > Time::zero()) {
+    off = Time::from_seconds(sim.rng(s->stream).exponential(1.0 / off.seconds()));
+  }
+  if (sim.now() + off >= s->spec.stop_at) return;
+  sim.schedule_in(off, [s] { send_burst(s); });
+}
+
+void send_burst(const std::shared_ptr<Sender>& s) {
+  Simulator& sim = s->network->simulator();
+  Time on = s->spec.on_time.value_or(s->spec.stop_at - sim.now());
+  if (s->spec.exponential && s->spec.on_time && on > Time::zero()) {
+    on = Time::from_seconds(sim.rng(s->stream).exponential(1.0 / on.seconds()));
+  }
+  on = min(on, s->spec.stop_at - sim.now());
+  FlowSpec f;
+  f.src = s->src;
+  f.dst = s->dst;
+  f.size = {static_cast<std::int64_t>(s->spec.rate.to_bytes().value * on.seconds())};
+  f.priority_class = s->spec.priority_class;
+  f.max_rate = s->spec.rate;
+  f.label = s->spec.label;
+  s->network->start_flow_with_setup(f, [s](const FlowRecord&) { after_burst(s); }, Time::zero());
+}
+
+}  // namespace
+
+void play_bandwidth_trace(FlowNetwork& network, const BandwidthTraceSpec& trace) {
+  if (trace.points.empty()) throw std::invalid_argument("bandwidth trace without points");
+  auto p = std::make_shared<TracePlayer>(
+      TracePlayer{&network, network.topology().links_by_name(trace.link), trace, Time::zero()});
+  const auto& pts = trace.points;
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    if (pts[i].at <= pts[i - 1].at) {
+      throw std::invalid_argument("bandwidth trace times must increase strictly");
+    }
+  }
+  const Time last_gap = pts.size() > 1 ? pts.back().at - pts[pts.size() - 2].at : Time::zero();
+  p->period = pts.back().at + last_gap;
+  if (trace.repeat && p->period <= Time::zero()) {
+    throw std::invalid_argument("a repeating bandwidth trace needs a positive period");
+  }
+  const Time base_at = network.simulator().now();
+  network.simulator().schedule_at(base_at + pts.front().at,
+                                  [p, base_at] { trace_step(p, 0, base_at); });
+}
+
+void start_background(FlowNetwork& network, const BackgroundSpec& spec, std::size_t index) {
+  if (!(spec.rate.value > 0.0)) throw std::invalid_argument("background rate must be positive");
+  if (spec.stop_at <= spec.start_at) throw std::invalid_argument("background stop_at <= start_at");
+  auto s = std::make_shared<Sender>(Sender{&network, spec, network.host_by_name(spec.src),
+                                           network.host_by_name(spec.dst),
+                                           "net.background." + std::to_string(index)});
+  network.simulator().schedule_at(spec.start_at, [s] { send_burst(s); });
+}
+
+std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec) {
+  Topology topology = build_topology(spec.topology);
+  const auto pool_of = [&](const std::vector<std::string>& names, std::vector<HostId>& pool) {
+    if (names.empty()) return;
+    pool.clear();
+    for (const auto& n : names) pool.push_back(topology.host_by_name(n));
+  };
+  pool_of(spec.prefill_hosts, topology.prefill_pool);
+  pool_of(spec.decode_hosts, topology.decode_pool);
+  auto network = std::make_unique<FlowNetwork>(sim, std::move(topology), spec.setup_time);
+  for (const auto& t : spec.traces) play_bandwidth_trace(*network, t);
+  for (std::size_t i = 0; i < spec.background.size(); ++i) {
+    start_background(*network, spec.background[i], i);
+  }
+  return network;
+}
+
+std::unique_ptr<Network> make_network(Simulator& sim, const NetworkSpec& spec) {
+  return make_flow_network(sim, spec);
+}
+
+}  // namespace lynxsim::net

@@ -1,0 +1,57 @@
+#pragma once
+// Strict JSON for network configurations (schema also in configs/topologies/README.md).
+//
+// A link:      {"rate": "100Gbps", "latency": "2us", "efficiency": 0.8}   efficiency optional (1.0)
+// A topology:  {"kind": K, ...} with K and its keys:
+//   "single-link"    link
+//   "leaf-spine"     leaves, hosts_per_leaf, spines (integers >= 1), host_link, and either
+//                    uplink (a link) or oversubscription (number > 0) with uplink_latency and
+//                    optional uplink_efficiency
+//   "fat-tree"       k (even >= 2), link, optional host_link
+//   "cross-dc"       hosts_per_site, host_link, wan: {"rate", "rtt", "efficiency"}
+//   "nvlink-island"  gpus (>= 2), nvlink
+//   "graph"          hosts: [names], switches: [names], links: [{"a", "b", rate, latency,
+//                    efficiency, optional "name"}]
+// A network:   {"topology": T, "setup_time": "1ms", "prefill_hosts": [...], "decode_hosts": [...],
+//               "traces": [{"link": name, "points": [["0s", "2Gbps"], ...] | "csv": path,
+//                           "repeat": bool}],
+//               "background": [{"src", "dst", "rate", "on_time", "off_time", "exponential",
+//                               "start_at", "stop_at", "priority_class", "label"}]}
+//   only "topology" is required; setup_time defaults to "0s".
+// Every quantity with a unit is a string with that unit; a bare number is an error. Unknown keys,
+// wrong types and impossible values are errors naming their JSON path; all errors of a document are
+// collected and thrown together as one NetConfigError.
+// Trace CSV: a header line of two column names, then "time,rate" rows whose cells carry units
+// ("0.5s,2.5Gbps"); a header naming units ("time_s,rate_Gbps") lets the cells be bare numbers.
+
+#include <nlohmann/json.hpp>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "sim/net/network_spec.hpp"
+
+namespace lynxsim::net {
+
+struct ConfigIssue {
+  std::string json_path;
+  std::string message;
+};
+
+class NetConfigError : public std::invalid_argument {
+public:
+  explicit NetConfigError(std::vector<ConfigIssue> issues);
+  const std::vector<ConfigIssue>& issues() const { return issues_; }
+
+private:
+  std::vector<ConfigIssue> issues_;
+};
+
+TopologySpec parse_topology(const nlohmann::json& json, const std::string& json_path_prefix);
+// Relative trace CSV paths are resolved against base_dir.
+NetworkSpec parse_network(const nlohmann::json& json, const std::string& json_path_prefix,
+                          const std::string& base_dir = ".");
+// Throws std::invalid_argument with the file name and line on a malformed file.
+std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path);
+
+}  // namespace lynxsim::net

@@ -1,0 +1,47 @@
+#pragma once
+// Host entry points of the CUDA codec kernels, in plain C++ (no CUDA types), so that lynxsim_quant can
+// call them whether or not CUDA was found: with CUDA they live in lynxsim_quant_cuda
+// (sim/quant/cuda/*.cu); without it, sim/quant/cuda_backend_stub.cpp reports zero devices and throws.
+//
+// Kernels, all memory-bound and launched on the default stream:
+//   1. group_params: one thread per group finds min/max and writes fp16 scale and minimum;
+//   2. quantize: one thread per element writes its code;
+//   3. pack: one thread per output byte of a plane gathers the plane bits of the codes it covers;
+//   4. decode: one thread per element reads its bits from each received plane, merges them and
+//      dequantizes (bucket middle when planes are missing).
+// The arithmetic is codec_math.hpp's, evaluated without fused multiply-add, so codes and values are
+// the CPU oracle's bits.
+
+#include <cstddef>
+#include <cstdint>
+
+namespace lynxsim::quant::cuda_backend {
+
+inline constexpr int kMaxPlanes = 8;
+
+struct CodecShape {
+  int tokens = 0;
+  int channels = 0;
+  int bits = 8;
+  bool per_channel = false;
+  int group_size = 128;
+  bool symmetric = false;
+  int num_planes = 1;
+  int plane_bits[kMaxPlanes] = {8, 0, 0, 0, 0, 0, 0, 0};
+  std::size_t num_groups = 0;
+};
+
+// Number of usable CUDA devices; 0 without a driver or a device (never throws).
+int device_count() noexcept;
+
+// input: tokens·channels floats (host). Outputs (host): scales and mins (num_groups each) and, per
+// plane, the packed code bytes (ceil(n·w/8)). Throws std::runtime_error on a CUDA error and
+// std::invalid_argument when a group's metadata overflows fp16 or the input is not finite.
+void encode(const CodecShape& shape, const float* input, std::uint16_t* scales, std::uint16_t* mins,
+            std::uint8_t* const* plane_codes);
+
+// Decodes the first planes_received planes into output (tokens·channels floats, host).
+void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int planes_received,
+            const std::uint16_t* scales, const std::uint16_t* mins, float* output);
+
+}  // namespace lynxsim::quant::cuda_backend

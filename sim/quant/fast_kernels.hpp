@@ -1,0 +1,37 @@
+#pragma once
+// Row-range building blocks of the optimized CPU kernels (quantize.hpp gives the arithmetic).
+//
+// Each function handles the rows [token_begin, token_end) of a block so that a caller can stream a
+// large block through cache-sized chunks. With per-channel groups token_begin must be a multiple of
+// the group size and token_end a multiple of it or the block end, so no group is cut. Codes are
+// written for those rows only (codes[0] is row token_begin); scales/mins are the whole block's arrays.
+// The inner loops over contiguous floats come from span_kernels.hpp (portable or AVX2, chosen at run
+// time by kernel_isa.hpp); both give the same bits.
+
+#include <cstdint>
+
+#include "sim/quant/quant_config.hpp"
+#include "sim/quant/tensor_view.hpp"
+
+namespace lynxsim::quant {
+
+template <typename Bits>
+struct BasicBlockMetadata {
+  const QuantConfig* config = nullptr;
+  const GroupLayout* layout = nullptr;
+  Bits* scales = nullptr;  // fp16 bits, one per group of the whole block
+  Bits* mins = nullptr;
+};
+using BlockMetadata = BasicBlockMetadata<std::uint16_t>;
+using ConstBlockMetadata = BasicBlockMetadata<const std::uint16_t>;
+
+void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
+                        std::uint8_t* codes);
+
+// x̂ = (q + level_offset)·s + m. level_offset = 0 is plain dequantization; codes holding only the
+// first planes (low bits zero) with level_offset = (2^(b−a) − 1)/2 give the bucket-middle
+// reconstruction of planes.hpp.
+void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& meta, int token_begin, int token_end,
+                          float level_offset, MutableBlockView output);
+
+}  // namespace lynxsim::quant

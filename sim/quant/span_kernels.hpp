@@ -1,0 +1,67 @@
+#pragma once
+// The innermost loops of the optimized CPU kernels, as a table of functions with one portable and
+// one AVX2 implementation (kernel_isa.hpp chooses). quantize_fast.cpp and bit_pack.cpp arrange the
+// groups and rows; these functions see contiguous arrays only.
+//
+// Contracts shared by both implementations (equations in quant_config.hpp):
+//   extremes:         lo/hi of x[0, n), n >= 1; returns false when some x is NaN, and may do so for
+//                     an infinity (infinities also show in lo/hi, which the caller tests);
+//   extremes_update:  lo[i] = min(lo[i], x[i]), hi[i] = max(hi[i], x[i]); false as for extremes;
+//   group_params:     fp16 scale/min bits and float32 min and 1/s of n groups from their extremes,
+//                     bit-identical to make_group_params (which also throws for metadata overflow);
+//   params_from_bits: float32 scale and min of n groups from their fp16 bits;
+//   quantize_*:       q = clamp(round_half_even((x − m)·(1/s)), 0, max_code);
+//   dequantize_*:     x̂ = (q + offset)·s + m;
+//   pack_shifted / unpack_merge: the leading codes of bit_pack.hpp's fused plane kernels; they return
+//                     how many codes they handled (a multiple of 8, so the rest starts on a byte),
+//                     possibly 0, and the caller finishes the rest.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "sim/quant/quant_config.hpp"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define LYNXSIM_QUANT_AVX2_KERNELS 1
+#endif
+
+namespace lynxsim::quant {
+
+struct GroupParamArrays {
+  std::uint16_t* scale_bits = nullptr;
+  std::uint16_t* min_bits = nullptr;
+  float* mins = nullptr;
+  float* inv_scales = nullptr;
+};
+
+struct SpanKernels {
+  bool (*extremes)(const float* x, std::size_t n, float* lo, float* hi);
+  bool (*extremes_update)(const float* x, std::size_t n, float* lo, float* hi);
+  void (*group_params)(const float* lo, const float* hi, std::size_t n, const QuantConfig& config,
+                       const GroupParamArrays& out);
+  void (*params_from_bits)(const std::uint16_t* scale_bits, const std::uint16_t* min_bits, std::size_t n,
+                           float* scales, float* mins);
+  void (*quantize_span)(const float* x, std::size_t n, float min, float inv_scale, float max_code,
+                        std::uint8_t* out);
+  void (*quantize_span_per_channel)(const float* x, std::size_t n, const float* mins, const float* inv_scales,
+                                    float max_code, std::uint8_t* out);
+  void (*dequantize_span)(const std::uint8_t* codes, std::size_t n, float offset, float scale, float min,
+                          float* out);
+  void (*dequantize_span_per_channel)(const std::uint8_t* codes, std::size_t n, float offset, const float* scales,
+                                      const float* mins, float* out);
+  std::size_t (*pack_shifted)(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out);
+  std::size_t (*unpack_merge)(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
+};
+
+const SpanKernels& portable_span_kernels();
+#if defined(LYNXSIM_QUANT_AVX2_KERNELS)
+const SpanKernels& avx2_span_kernels();
+bool cpu_has_avx2_kernels();
+std::size_t pack_shifted_avx2(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out);
+std::size_t unpack_merge_avx2(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
+#endif
+
+// The table of the active ISA (kernel_isa.hpp).
+const SpanKernels& span_kernels();
+
+}  // namespace lynxsim::quant

@@ -1,0 +1,90 @@
+#include "sim/report/requests_csv.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace lynxsim::report {
+namespace {
+
+using serving::RequestMetrics;
+
+constexpr std::int64_t kPsPerSecond = 1'000'000'000'000;
+
+std::string header(std::size_t num_planes) {
+  std::string line =
+      "method,id,context_tokens,output_tokens,arrived_at_s,prefill_start_at_s,prefill_done_at_s,"
+      "decode_ready_at_s,full_kv_at_s,decode_joined_at_s,first_token_at_s,first_commit_at_s,"
+      "last_token_at_s,ttft_s,ttft_commit_s,tpot_s,e2e_s,exposed_transfer_s,prefill_queue_s,"
+      "decode_admission_s,verifications,rollbacks,drafted_tokens,accepted_tokens,"
+      "wasted_draft_tokens,committed_tokens,prefill_instance,decode_instance,cached_tokens,"
+      "cache_fetch_s,memory_wait_s,meets_slo,bytes_total";
+  for (std::size_t p = 0; p < num_planes; ++p) line += fmt::format(",plane{}_bytes", p);
+  return line + "\n";
+}
+
+std::string times(const RequestMetrics& r) {
+  const Time values[] = {r.arrived_at,       r.prefill_start_at, r.prefill_done_at,
+                         r.decode_ready_at,  r.full_kv_at,       r.decode_joined_at,
+                         r.first_token_at,   r.first_commit_at,  r.last_token_at,
+                         r.ttft(),           r.ttft_commit(),    r.tpot(),
+                         r.e2e(),            r.exposed_transfer_time(), r.prefill_queue_time(),
+                         r.decode_admission_time()};
+  std::string out;
+  for (const Time t : values) {
+    out += ',';
+    out += exact_seconds(t);
+  }
+  return out;
+}
+
+std::string row(const std::string& method, const RequestMetrics& r, std::size_t num_planes) {
+  std::int64_t total = 0;
+  for (const auto& b : r.plane_bytes) total += b.value;
+  std::string line = fmt::format("{},{},{},{}", csv_field(method), r.id, r.context_tokens,
+                                 r.output_tokens);
+  line += times(r);
+  line += fmt::format(",{},{},{},{},{},{}", r.verifications, r.rollbacks, r.drafted_tokens,
+                      r.accepted_tokens, r.wasted_draft_tokens, r.committed_tokens);
+  line += fmt::format(",{},{},{},{},{},{},{}", r.prefill_instance, r.decode_instance,
+                      r.cached_tokens, exact_seconds(r.cache_fetch_time),
+                      exact_seconds(r.memory_wait_time), r.meets_slo ? 1 : 0, total);
+  for (std::size_t p = 0; p < num_planes; ++p) {
+    line += p < r.plane_bytes.size() ? fmt::format(",{}", r.plane_bytes[p].value) : ",";
+  }
+  return line + "\n";
+}
+
+}  // namespace
+
+std::string exact_seconds(Time t) {
+  const std::int64_t ps = t.ps();
+  const std::uint64_t magnitude =
+      ps < 0 ? static_cast<std::uint64_t>(-(ps + 1)) + 1 : static_cast<std::uint64_t>(ps);
+  const auto per_s = static_cast<std::uint64_t>(kPsPerSecond);
+  return fmt::format("{}{}.{:012d}", ps < 0 ? "-" : "", magnitude / per_s, magnitude % per_s);
+}
+
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (const char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+std::string requests_csv(std::span<const serving::MethodResult> results) {
+  std::size_t num_planes = 0;
+  for (const auto& result : results) {
+    for (const auto& r : result.requests) num_planes = std::max(num_planes, r.plane_bytes.size());
+  }
+  std::string out = header(num_planes);
+  for (const auto& result : results) {
+    for (const auto& r : result.requests) out += row(result.method.name, r, num_planes);
+  }
+  return out;
+}
+
+}  // namespace lynxsim::report

@@ -1,0 +1,129 @@
+#include "sim/report/result_table.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fmt/format.h>
+#include <set>
+
+namespace lynxsim::report {
+namespace {
+
+using Row = std::vector<std::string>;
+
+std::vector<std::string> metric_columns(const std::vector<MethodSummary>& summaries,
+                                        const TableOptions& options) {
+  if (!options.accuracy_columns.empty()) return options.accuracy_columns;
+  std::set<std::string> names;
+  for (const auto& s : summaries) {
+    for (const auto& [name, value] : s.accuracy) names.insert(name);
+  }
+  return {names.begin(), names.end()};
+}
+
+std::string format_metric(double value) {
+  if (!std::isfinite(value)) return fmt::format("{}", value);
+  return fmt::format("{:.4g}", value);
+}
+
+Row header_row(const TableOptions& options, const std::vector<std::string>& metrics,
+               bool with_acceptance) {
+  Row row{"method", "TTFT", "TTFT_commit", "TPOT", "E2E", "bytes"};
+  for (const auto& b : options.baselines) row.push_back("vs " + b);
+  for (const auto& m : metrics) row.push_back(m);
+  if (with_acceptance) row.push_back("acceptance");
+  return row;
+}
+
+Row method_row(const MethodSummary& s, const TableOptions& options,
+               const std::vector<std::string>& metrics, bool with_acceptance) {
+  Row row{s.name,
+          format_duration_s(s.ttft_s.mean),
+          format_duration_s(s.ttft_commit_s.mean),
+          format_duration_s(s.tpot_s.mean),
+          format_duration_s(s.e2e_s.mean),
+          format_byte_count(s.bytes_total)};
+  for (const auto& b : options.baselines) {
+    const auto it = s.speedup_vs.find(b);
+    row.push_back(it == s.speedup_vs.end() ? "-" : fmt::format("{:.2f}x", it->second));
+  }
+  for (const auto& m : metrics) {
+    const auto it = s.accuracy.find(m);
+    row.push_back(it == s.accuracy.end() ? "-" : format_metric(it->second));
+  }
+  if (with_acceptance) row.push_back(s.speculative ? fmt::format("{:.3f}", s.acceptance) : "-");
+  return row;
+}
+
+std::string render(const std::vector<Row>& rows) {
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size());
+  }
+  std::string out;
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    std::string line = fmt::format("{:<{}}", rows[r][0], widths[0]);
+    for (std::size_t c = 1; c < rows[r].size(); ++c) {
+      line += fmt::format("  {:>{}}", rows[r][c], widths[c]);
+    }
+    out += line + "\n";
+    if (r == 0) out += std::string(line.size(), '-') + "\n";
+  }
+  return out;
+}
+
+std::string percent(double fraction) { return fmt::format("{:.1f}%", 100.0 * fraction); }
+
+Row cluster_row(const MethodSummary& s) {
+  const ClusterSummary& c = s.cluster;
+  return {s.name,
+          fmt::format("{}+{}", c.num_prefill, c.num_decode),
+          fmt::format("{:.3f}", c.requests_per_s),
+          fmt::format("{:.1f}", c.output_tokens_per_s),
+          fmt::format("{:.3f}", c.goodput_requests_per_s),
+          percent(c.slo_attainment),
+          format_duration_s(s.ttft_s.p99),
+          format_duration_s(s.prefill_queue_s.mean),
+          format_duration_s(s.memory_wait_s.mean),
+          percent(c.cache_hit_rate),
+          percent(c.peak_decode_memory_fraction),
+          percent(c.max_link_utilisation)};
+}
+
+}  // namespace
+
+std::string format_cluster_table(const std::vector<MethodSummary>& summaries) {
+  std::vector<Row> rows{{"method", "P+D", "req/s", "out tok/s", "goodput/s", "SLO met",
+                         "p99 TTFT", "prefill queue", "memory wait", "cache hit", "peak mem",
+                         "max link"}};
+  for (const auto& s : summaries) rows.push_back(cluster_row(s));
+  return render(rows);
+}
+
+std::string format_duration_s(double seconds) {
+  const double magnitude = std::fabs(seconds);
+  if (magnitude >= 1.0) return fmt::format("{:.3f}s", seconds);
+  if (magnitude >= 1e-3) return fmt::format("{:.2f}ms", seconds * 1e3);
+  return fmt::format("{:.1f}us", seconds * 1e6);
+}
+
+std::string format_byte_count(std::int64_t bytes) {
+  constexpr double kKi = 1024.0;
+  const double b = static_cast<double>(bytes);
+  if (std::llabs(bytes) < 1024) return fmt::format("{}B", bytes);
+  if (std::fabs(b) < kKi * kKi) return fmt::format("{:.2f}KiB", b / kKi);
+  if (std::fabs(b) < kKi * kKi * kKi) return fmt::format("{:.2f}MiB", b / (kKi * kKi));
+  return fmt::format("{:.2f}GiB", b / (kKi * kKi * kKi));
+}
+
+std::string format_result_table(const std::vector<MethodSummary>& summaries,
+                                const TableOptions& options) {
+  const auto metrics = metric_columns(summaries, options);
+  const bool with_acceptance = std::any_of(summaries.begin(), summaries.end(),
+                                           [](const MethodSummary& s) { return s.speculative; });
+  std::vector<Row> rows{header_row(options, metrics, with_acceptance)};
+  for (const auto& s : summaries) rows.push_back(method_row(s, options, metrics, with_acceptance));
+  return render(rows);
+}
+
+}  // namespace lynxsim::report

@@ -1,0 +1,38 @@
+#pragma once
+// The compact terminal table of a run: one row per method, in run order.
+//
+// Columns: method, mean TTFT, mean TTFT_commit, mean TPOT, mean E2E (each with an adaptive unit:
+// us below 1 ms, ms below 1 s, s above), total bytes sent (all planes of all requests, binary
+// units), speedup of mean TTFT against each baseline ("1.43x"; "-" when the baseline is not in the
+// run), then one column per accuracy metric found in any method's MethodQuality::metrics (sorted by
+// name; "-" where a method lacks it) and, when any method is speculative, the acceptance it ran with.
+// Numbers are right-aligned, names left-aligned; the output ends with a newline.
+
+#include <string>
+#include <vector>
+
+#include "sim/report/method_summary.hpp"
+
+namespace lynxsim::report {
+
+struct TableOptions {
+  std::vector<std::string> baselines = default_baselines();
+  // Accuracy metrics to show; empty shows every metric present.
+  std::vector<std::string> accuracy_columns;
+};
+
+std::string format_result_table(const std::vector<MethodSummary>& summaries,
+                                const TableOptions& options = {});
+
+// The cluster view of a run, one row per method: instances (prefill+decode), throughput (requests
+// and output tokens per simulated second), goodput and the share of requests meeting the SLOs,
+// p99 TTFT, mean prefill queueing and decode-memory wait, prefix-cache block hit rate, peak decode
+// memory (share of usable HBM) and the largest mean link utilisation.
+std::string format_cluster_table(const std::vector<MethodSummary>& summaries);
+
+// "850.0us", "12.35ms", "1.235s".
+std::string format_duration_s(double seconds);
+// "512B", "1.50KiB", "64.00MiB", "2.50GiB".
+std::string format_byte_count(std::int64_t bytes);
+
+}  // namespace lynxsim::report

@@ -1,0 +1,35 @@
+#pragma once
+// The results folder of one run (DESIGN.md section 9), written completely or not at all:
+//   scenario.resolved.json  the scenario with every default filled in (given by the caller)
+//   summary.json            per-method aggregates (summary_json.hpp)
+//   requests.csv            one row per request and method (requests_csv.hpp)
+//   trace.json              only when a trace is given (trace_writer.hpp)
+// JSON files are pretty-printed with two-space indentation and end with a newline; the bytes
+// depend only on the inputs.
+
+#include <filesystem>
+#include <span>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/method_summary.hpp"
+#include "sim/report/trace_writer.hpp"
+#include "sim/serving/request_metrics.hpp"
+
+namespace lynxsim::report {
+
+struct RunOutputs {
+  std::string scenario_name;
+  nlohmann::json resolved_scenario;
+  std::span<const serving::MethodResult> results;
+  const TraceWriter* trace = nullptr;
+  std::vector<std::string> baselines = default_baselines();
+};
+
+// Writes the folder through a StagedFolder (atomic_write.hpp); replaces an existing <out>.
+void write_results_folder(const std::filesystem::path& out, const RunOutputs& outputs);
+
+std::string pretty_json(const nlohmann::json& value);
+
+}  // namespace lynxsim::report

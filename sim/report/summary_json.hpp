@@ -1,0 +1,37 @@
+#pragma once
+// summary.json: the per-method aggregates of one run, for sweep scripts.
+//
+// {"schema_version": 1, "scenario": name, "method_order": [names in run order],
+//  "methods": {name: {"family", "speculative", "planes_bits": [..], "requests": n,
+//    "ttft_s" | "ttft_commit_s" | "tpot_s" | "e2e_s" | "exposed_transfer_s" | "prefill_queue_s" |
+//    "decode_admission_s" | "memory_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
+//    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
+//    "accepted_tokens", "wasted_draft_tokens", "acceptance", "acceptance_source",
+//    "measured_acceptance", "accuracy": {metric: value}, "speedup_vs": {baseline: x},
+//    "simulated_time_s", "events_executed",
+//    cluster figures (method_summary.hpp): "prefill_instances", "decode_instances",
+//    "requests_per_s", "output_tokens_per_s", "requests_meeting_slo", "goodput_requests_per_s",
+//    "slo_attainment", "cache_lookup_blocks", "cache_hit_blocks", "cache_evicted_blocks",
+//    "cache_hit_tokens", "cache_hit_rate", "cached_token_fraction", "peak_decode_memory_fraction",
+//    "max_link_utilisation", "max_link_peak_utilisation",
+//    "link_mean_utilisation" | "link_peak_utilisation": {link id: fraction}}}}
+// Schema version 1 only ever gains fields: readers of older files find every key they knew.
+// Times in seconds, bytes in bytes. Object keys are sorted (deterministic output); a method's
+// speedup_vs holds only the baselines present in the run. Non-finite numbers become null.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/report/method_summary.hpp"
+
+namespace lynxsim::report {
+
+inline constexpr int kSummarySchemaVersion = 1;
+
+nlohmann::json stats_json(const Stats& stats);
+nlohmann::json summary_json(const std::string& scenario_name,
+                            const std::vector<MethodSummary>& summaries);
+
+}  // namespace lynxsim::report

@@ -1,0 +1,64 @@
+#pragma once
+// A Chrome trace-event file (trace.json) that opens in Perfetto and chrome://tracing.
+//
+// The writer is generic: whoever observes the simulation calls it with spans and instants; it
+// knows nothing of serving or networks. Format (the "JSON object format" of the trace-event spec):
+//   {"displayTimeUnit": "ms", "traceEvents": [...]}
+//   complete event  {"ph": "X", "name", "cat", "pid", "tid", "ts", "dur", "args"}
+//   instant event   {"ph": "i", "s": "t", "name", "cat", "pid", "tid", "ts", "args"}
+//   counter event   {"ph": "C", "name", "pid", "ts", "args": {series: value}}
+//   metadata        {"ph": "M", "name": "process_name" | "thread_name", "pid", "tid",
+//                    "args": {"name": ...}} and "process_sort_index" / "thread_sort_index"
+// ts and dur are microseconds: the simulator's integer picoseconds divided by 10^6, so 1 ps steps
+// survive in the fraction. Events are written in the order they were recorded (deterministic for
+// a deterministic run), metadata first. The lynxsim layout of processes and threads (prefill,
+// network, decode) is described in docs/scenario.md, section "Trace".
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/time.hpp"
+
+namespace lynxsim::report {
+
+struct TraceSpan {
+  std::string name;
+  std::string category;
+  int pid = 0;
+  int tid = 0;
+  Time start_at;
+  Time duration;
+  nlohmann::json args = nlohmann::json::object();
+};
+
+class TraceWriter {
+public:
+  void complete_event(std::string name, std::string category, int pid, int tid, Time start_at,
+                      Time duration, nlohmann::json args = nlohmann::json::object());
+  void complete_event(const TraceSpan& span);
+  void instant(std::string name, std::string category, int pid, int tid, Time at,
+               nlohmann::json args = nlohmann::json::object());
+  void counter(std::string name, int pid, Time at, const std::map<std::string, double>& series);
+  void set_process_name(int pid, const std::string& name, int sort_index = -1);
+  void set_thread_name(int pid, int tid, const std::string& name, int sort_index = -1);
+
+  std::size_t num_events() const { return events_.size(); }
+  nlohmann::json to_json() const;
+  std::string to_string() const;
+  // Atomic write (see atomic_write.hpp).
+  void write(const std::filesystem::path& file) const;
+
+private:
+  std::vector<nlohmann::json> metadata_;
+  std::vector<nlohmann::json> events_;
+};
+
+// Microseconds of a Time, as the trace format wants them.
+double trace_microseconds(Time t);
+
+}  // namespace lynxsim::report

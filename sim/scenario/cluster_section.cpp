@@ -1,0 +1,116 @@
+// The cluster sections of a scenario: instance groups and the prefix cache.
+//   prefill, decode   {"gpu": name or inline profile, "tp": 1, "count": 1}, or a non-empty array of
+//                     such groups (a heterogeneous cluster: instances are numbered across groups
+//                     in order, so the first group's instances come first in the placement pool)
+//   prefix_cache      {"enabled": true when the section is given, "store_host": a host of the
+//                     network (required when enabled), "capacity": size, "0B" = unlimited,
+//                     "block_tokens": 512}
+// The store host must name a host of the network's topology, and an enabled cache needs a workload
+// whose requests carry prefix block ids (a Mooncake trace with keep_hash_ids), since a cache without
+// them could never hit.
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using nlohmann::json;
+
+serving::InstanceSpec read_group(const json& value, const std::string& path, SectionContext& ctx,
+                                 json& resolved) {
+  serving::InstanceSpec instance;
+  ObjectReader r(value, path, ctx.issues);
+  if (const auto* gpu = r.get("gpu", true)) {
+    json gpu_resolved;
+    instance.gpu = read_gpu(*gpu, r.child("gpu"), ctx, gpu_resolved);
+    resolved["gpu"] = gpu_resolved;
+  }
+  instance.tensor_parallel = static_cast<int>(r.integer("tp", 1).value_or(1));
+  instance.count = static_cast<int>(r.integer("count", 1).value_or(1));
+  resolved["tp"] = instance.tensor_parallel;
+  resolved["count"] = instance.count;
+  r.finish();
+  return instance;
+}
+
+std::string host_list(const net::Topology& topology) {
+  constexpr std::size_t kShown = 6;
+  std::vector<std::string> names;
+  for (std::size_t h = 0; h < std::min(topology.num_hosts(), kShown); ++h) {
+    names.push_back(topology.host_name(static_cast<net::HostId>(h)));
+  }
+  const std::string more = topology.num_hosts() > kShown ? ", ..." : "";
+  return fmt::format("{}{}", fmt::join(names, ", "), more);
+}
+
+}  // namespace
+
+InstanceGroups read_instances(const json& value, const std::string& path, SectionContext& ctx,
+                              json& resolved) {
+  InstanceGroups groups;
+  if (!value.is_array()) {
+    groups.first = read_group(value, path, ctx, resolved);
+    return groups;
+  }
+  if (value.empty()) {
+    ctx.issues.add(path, "expected an instance group object or a non-empty array of them");
+    return groups;
+  }
+  resolved = json::array();
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    json group_resolved = json::object();
+    const auto group = read_group(value[i], pointer_child(path, std::to_string(i)), ctx,
+                                  group_resolved);
+    if (i == 0) groups.first = group;
+    else groups.extra.push_back(group);
+    resolved.push_back(group_resolved);
+  }
+  return groups;
+}
+
+void read_prefix_cache(const json* value, const std::string& path, IssueList& issues,
+                       serving::PrefixCacheSpec& spec, json& resolved) {
+  static const json empty_object = json::object();
+  ObjectReader r(value != nullptr ? *value : empty_object, path, issues);
+  spec.enabled = r.boolean("enabled").value_or(value != nullptr);
+  const auto host = r.string("store_host", spec.enabled);
+  spec.store_host = host.value_or("");
+  spec.capacity = r.bytes("capacity").value_or(Bytes{0});
+  spec.block_tokens = static_cast<int>(r.integer("block_tokens", 1).value_or(512));
+  if (host && host->empty()) issues.add(r.child("store_host"), "must not be empty");
+  r.finish();
+  resolved = {{"enabled", spec.enabled},
+              {"capacity", bytes_text(spec.capacity)},
+              {"block_tokens", spec.block_tokens}};
+  if (host) resolved["store_host"] = *host;
+}
+
+void check_prefix_cache(const Scenario& s, IssueList& issues) {
+  const serving::PrefixCacheSpec& cache = s.serving.prefix_cache;
+  if (!cache.enabled) return;
+  try {
+    const net::Topology topology = net::build_topology(s.network.topology);
+    try {
+      topology.host_by_name(cache.store_host);
+    } catch (const std::invalid_argument&) {
+      issues.add("/prefix_cache/store_host",
+                 fmt::format("unknown host \"{}\" (hosts of the network: {})", cache.store_host,
+                             host_list(topology)));
+    }
+  } catch (const std::invalid_argument& e) {
+    issues.add("/network", e.what());
+  }
+  const bool any_ids = std::any_of(s.serving.requests.begin(), s.serving.requests.end(),
+                                   [](const serving::RequestSpec& r) { return !r.hash_ids.empty(); });
+  if (!any_ids) {
+    issues.add("/prefix_cache/enabled",
+               "the workload has no prefix block ids (hash_ids); a prefix cache needs a "
+               "\"mooncake\" trace with keep_hash_ids");
+  }
+}
+
+}  // namespace lynxsim::scenario

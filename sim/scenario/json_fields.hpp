@@ -1,0 +1,67 @@
+#pragma once
+// Strict, error-collecting reading of scenario JSON.
+//
+// An ObjectReader wraps one JSON object at a JSON pointer ("/network"). Each accessor reads one
+// key, remembers that the key is known, and on a wrong value records an issue at the key's pointer
+// and returns std::nullopt, so parsing continues and every problem of a file is reported at once.
+// finish() records "unknown key" for every key no accessor asked for.
+// Quantities with a unit must be strings with that unit ("25Gbps", "10us"); a bare number is an
+// error that says what was expected and what was found:
+//   /network/bandwidth: expected a rate like "100Gbps", got 25
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+#include "sim/scenario/scenario_error.hpp"
+
+namespace lynxsim::scenario {
+
+// A short rendering of a JSON value for messages: 25, "abc", an object, an array.
+std::string describe_value(const nlohmann::json& value);
+// A duration as scenario files write it ("0s", "10us", "1.5ms"); parses back to the same Time.
+std::string time_text(Time t);
+// A size as scenario files write it ("64GiB", or exact bytes "1000001B"); parses back exactly.
+std::string bytes_text(Bytes b);
+// The pointer of `key` under `path`, with "~" and "/" escaped as RFC 6901 requires.
+std::string pointer_child(const std::string& path, std::string_view key);
+
+class ObjectReader {
+public:
+  ObjectReader(const nlohmann::json& value, std::string path, IssueList& issues);
+
+  bool valid() const { return object_ != nullptr; }
+  const std::string& path() const { return path_; }
+  std::string child(std::string_view key) const { return pointer_child(path_, key); }
+  IssueList& issues() { return issues_; }
+
+  // The value of `key`, or nullptr when absent (recording "missing field" when required).
+  const nlohmann::json* get(std::string_view key, bool required = false);
+
+  std::optional<std::int64_t> integer(std::string_view key, std::int64_t min_value,
+                                      bool required = false);
+  std::optional<double> number(std::string_view key, double min_value, double max_value,
+                               bool required = false);
+  std::optional<std::string> string(std::string_view key, bool required = false);
+  std::optional<bool> boolean(std::string_view key);
+  std::optional<Time> time(std::string_view key, bool positive, bool required = false);
+  std::optional<BitsPerSecond> bit_rate(std::string_view key, bool required = false);
+  // A size like "64GiB"; zero is allowed ("0B").
+  std::optional<Bytes> bytes(std::string_view key, bool required = false);
+
+  void finish();
+
+private:
+  const nlohmann::json* object_ = nullptr;
+  std::string path_;
+  IssueList& issues_;
+  std::set<std::string, std::less<>> known_;
+};
+
+}  // namespace lynxsim::scenario

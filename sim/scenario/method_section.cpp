@@ -1,0 +1,133 @@
+// The "methods" section: a non-empty list whose items are preset names ("int8", "lynx-2+2+4") or
+// objects {"preset": P, ...} that override fields of preset P:
+//   name, bits, planes, decode_after_planes, group_size, kivi_window, kivi_group,
+//   anchor_scheme ("midpoint" | "quantspec"), cachegen_level, acceptance, description.
+// Giving "planes" without "bits" sets bits to their sum; giving "bits" to a one-plane preset
+// without "planes" sets planes to [bits]. The result must pass serving::validate_method, and
+// method names must be unique within a scenario.
+
+#include <fmt/format.h>
+#include <numeric>
+#include <set>
+
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using serving::TransferMethod;
+
+std::optional<TransferMethod> preset(const std::string& name, const std::string& path,
+                                     IssueList& issues) {
+  try {
+    return serving::preset_method(name);
+  } catch (const std::invalid_argument& e) {
+    issues.add(path, e.what());
+  }
+  return std::nullopt;
+}
+
+std::optional<std::vector<int>> read_planes(ObjectReader& r) {
+  const auto* v = r.get("planes");
+  if (v == nullptr) return std::nullopt;
+  std::vector<int> planes;
+  const bool ok = v->is_array() && !v->empty() && std::all_of(v->begin(), v->end(), [](const auto& b) {
+    return b.is_number_integer() && b.template get<std::int64_t>() >= 1 &&
+           b.template get<std::int64_t>() <= 16;
+  });
+  if (!ok) {
+    r.issues().add(r.child("planes"), fmt::format("expected a non-empty array of plane widths "
+                                                  "in bits (1..16), got {}", describe_value(*v)));
+    return std::nullopt;
+  }
+  for (const auto& b : *v) planes.push_back(b.get<int>());
+  return planes;
+}
+
+void read_overrides(ObjectReader& r, TransferMethod& m) {
+  if (const auto name = r.string("name")) m.name = *name;
+  const auto bits = r.integer("bits", 1);
+  const auto planes = read_planes(r);
+  if (planes) m.planes = *planes;
+  if (bits) m.bits = static_cast<int>(*bits);
+  if (planes && !bits) m.bits = std::accumulate(planes->begin(), planes->end(), 0);
+  if (bits && !planes && m.planes.size() == 1) m.planes = {m.bits};
+  if (const auto v = r.integer("decode_after_planes", 1)) m.decode_after_planes = static_cast<int>(*v);
+  if (const auto v = r.integer("group_size", 0)) m.group_size = static_cast<int>(*v);
+  if (const auto v = r.integer("kivi_window", 0)) m.kivi_window = static_cast<int>(*v);
+  if (const auto v = r.integer("kivi_group", 1)) m.kivi_group = static_cast<int>(*v);
+  if (const auto v = r.integer("cachegen_level", 0)) m.cachegen_level = static_cast<int>(*v);
+  if (const auto v = r.number("acceptance", 0.0, 1.0)) m.acceptance = *v;
+  if (const auto v = r.string("description")) m.description = *v;
+  if (const auto v = r.string("anchor_scheme")) {
+    if (*v == "midpoint") m.anchor_scheme = serving::AnchorScheme::midpoint;
+    else if (*v == "quantspec") m.anchor_scheme = serving::AnchorScheme::quantspec;
+    else r.issues().add(r.child("anchor_scheme"), fmt::format("expected \"midpoint\" or "
+                                                              "\"quantspec\", got \"{}\"", *v));
+  }
+}
+
+nlohmann::json method_json(const std::string& preset_name, const TransferMethod& m) {
+  nlohmann::json j = {
+      {"preset", preset_name},
+      {"name", m.name},
+      {"bits", m.bits},
+      {"planes", m.planes},
+      {"decode_after_planes", m.decode_after_planes},
+      {"group_size", m.group_size},
+      {"kivi_window", m.kivi_window},
+      {"kivi_group", m.kivi_group},
+      {"anchor_scheme", m.anchor_scheme == serving::AnchorScheme::midpoint ? "midpoint" : "quantspec"},
+      {"cachegen_level", m.cachegen_level},
+      {"description", m.description}};
+  if (m.acceptance) j["acceptance"] = *m.acceptance;
+  return j;
+}
+
+std::optional<TransferMethod> read_method(const nlohmann::json& item, const std::string& path,
+                                          IssueList& issues, nlohmann::json& resolved) {
+  if (item.is_string()) {
+    auto m = preset(item.get<std::string>(), path, issues);
+    if (m) resolved = method_json(item.get<std::string>(), *m);
+    return m;
+  }
+  ObjectReader r(item, path, issues);
+  if (!r.valid()) return std::nullopt;
+  const auto preset_name = r.string("preset", true);
+  auto m = preset_name ? preset(*preset_name, r.child("preset"), issues) : std::nullopt;
+  TransferMethod scratch;
+  read_overrides(r, m ? *m : scratch);
+  r.finish();
+  if (m) resolved = method_json(*preset_name, *m);
+  return m;
+}
+
+}  // namespace
+
+std::vector<TransferMethod> read_methods(const nlohmann::json& value, const std::string& path,
+                                         IssueList& issues, nlohmann::json& resolved) {
+  std::vector<TransferMethod> methods;
+  if (!value.is_array() || value.empty()) {
+    issues.add(path, fmt::format("expected a non-empty array of methods, got {}",
+                                 describe_value(value)));
+    return methods;
+  }
+  resolved = nlohmann::json::array();
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < value.size(); ++i) {
+    const std::string item_path = pointer_child(path, std::to_string(i));
+    nlohmann::json item_resolved;
+    const auto m = read_method(value[i], item_path, issues, item_resolved);
+    if (!m) continue;
+    for (const auto& problem : serving::validate_method(*m)) issues.add(item_path, problem);
+    if (!names.insert(m->name).second) {
+      issues.add(item_path, fmt::format("duplicate method name \"{}\" (give it a \"name\")", m->name));
+    }
+    methods.push_back(*m);
+    resolved.push_back(item_resolved);
+  }
+  return methods;
+}
+
+}  // namespace lynxsim::scenario

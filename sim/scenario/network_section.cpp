@@ -1,0 +1,91 @@
+// The "network" section, in one of three forms:
+//   "name"                      configs/topologies/<name>.json, a network object as below
+//   {"topology": {"kind": ...}, "setup_time": ..., ...}
+//                               a network object as sim/net's parse_network reads it
+//   {"topology": "single-link", "bandwidth": "25Gbps", "latency": "10us", "setup": "1ms",
+//    "efficiency": 0.85}       shorthand for one link; latency and setup default to "0s",
+//                               efficiency to 1
+// The shorthand is rewritten into the network-object form, which is also the resolved form.
+
+#include <filesystem>
+#include <fmt/format.h>
+#include <fstream>
+
+#include "sim/core/unit_parse.hpp"
+#include "sim/net/topology_json.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+
+namespace lynxsim::scenario {
+namespace fs = std::filesystem;
+namespace {
+
+std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
+  const auto kind = r.string("topology", true);
+  const auto rate = r.bit_rate("bandwidth", true);
+  const auto latency = r.time("latency", false);
+  const auto setup = r.time("setup", false);
+  const auto efficiency = r.number("efficiency", 1e-9, 1.0);
+  const bool bad = (r.get("latency") && !latency) || (r.get("setup") && !setup) ||
+                   (r.get("efficiency") && !efficiency);
+  r.finish();
+  if (kind && *kind != "single-link") {
+    r.issues().add(r.child("topology"),
+                   fmt::format("the shorthand form knows only \"single-link\", got \"{}\"; give "
+                               "other topologies as {{\"kind\": ...}} objects", *kind));
+    return std::nullopt;
+  }
+  if (!kind || !rate || bad) return std::nullopt;
+  const nlohmann::json link = {{"rate", format_bit_rate(*rate)},
+                               {"latency", time_text(latency.value_or(Time::zero()))},
+                               {"efficiency", efficiency.value_or(1.0)}};
+  return nlohmann::json{{"topology", {{"kind", "single-link"}, {"link", link}}},
+                        {"setup_time", time_text(setup.value_or(Time::zero()))}};
+}
+
+std::optional<nlohmann::json> load_preset(const std::string& name, const std::string& path,
+                                          SectionContext& ctx) {
+  const fs::path file = ctx.options.data.topologies_dir() / (name + ".json");
+  std::ifstream in(file);
+  if (name.empty() || name.find('/') != std::string::npos || !in) {
+    ctx.issues.add(path, fmt::format("unknown network preset \"{}\" (no {})", name, file.string()));
+    return std::nullopt;
+  }
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    ctx.issues.add(path, fmt::format("{}: {}", file.string(), e.what()));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
+                              SectionContext& ctx, nlohmann::json& resolved) {
+  std::optional<nlohmann::json> full;
+  std::string base_dir = ctx.options.base_dir.string();
+  if (value.is_string()) {
+    full = load_preset(value.get<std::string>(), path, ctx);
+    base_dir = ctx.options.data.topologies_dir().string();
+  } else if (value.is_object() && value.contains("topology") && value.at("topology").is_string()) {
+    ObjectReader r(value, path, ctx.issues);
+    full = expand_shorthand(r);
+  } else {
+    full = value;
+  }
+  if (!full) return {};
+  try {
+    net::NetworkSpec spec = net::parse_network(*full, path, base_dir);
+    resolved = *full;
+    if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
+    return spec;
+  } catch (const net::NetConfigError& e) {
+    for (const auto& issue : e.issues()) ctx.issues.add(issue.json_path, issue.message);
+  } catch (const std::invalid_argument& e) {
+    ctx.issues.add(path, e.what());
+  }
+  return {};
+}
+
+}  // namespace lynxsim::scenario

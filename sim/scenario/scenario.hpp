@@ -1,0 +1,78 @@
+#pragma once
+// A scenario: one experiment as typed values, read strictly from a JSON file (docs/scenario.md).
+//
+// load_scenario reads the file, applies `--set path=value` overrides to the JSON, then parses it.
+// Every problem (JSON syntax with line and column, unknown keys, wrong types, bare numbers where a
+// unit is needed, impossible values, unknown model, GPU or method names, bad overrides) is collected
+// and thrown at once as a ScenarioError naming each JSON path.
+//
+// Presets: "model" names models/<name>.json, "gpu" names configs/gpus/<name>.json, a string
+// "network" names configs/topologies/<name>.json; each may instead be given inline as an object.
+// `resolved` is the scenario with every default filled in and every preset method expanded to its
+// full field list; parsing `resolved` again gives the same Scenario (it is what a run writes as
+// scenario.resolved.json).
+//
+// The ServingConfig is complete except make_network, which the application builds from `network`.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/net/network_spec.hpp"
+#include "sim/scenario/scenario_error.hpp"
+#include "sim/serving/serving_config.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::scenario {
+
+inline constexpr int kScenarioSchemaVersion = 1;
+
+// Where presets live: models/, configs/gpus/ and configs/topologies/ below these folders.
+struct DataPaths {
+  std::filesystem::path models_dir;
+  std::filesystem::path configs_dir;
+
+  // <root>/models and <root>/configs.
+  static DataPaths from_root(const std::filesystem::path& root);
+  std::filesystem::path gpus_dir() const { return configs_dir / "gpus"; }
+  std::filesystem::path topologies_dir() const { return configs_dir / "topologies"; }
+};
+
+// How precision is measured for the methods (wired to sim/accuracy by the application).
+struct AccuracyOptions {
+  bool enabled = true;
+  std::optional<std::filesystem::path> kv_file;  // resolved against the scenario's folder
+  std::optional<std::string> profile;
+  std::uint64_t seed = 1;                        // defaults to the scenario seed
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  std::string source_file;
+  std::uint64_t seed = 1;
+  serving::ServingConfig serving;
+  net::NetworkSpec network;
+  std::vector<serving::TransferMethod> methods;
+  AccuracyOptions accuracy;
+  nlohmann::json resolved;
+};
+
+struct ParseOptions {
+  DataPaths data;
+  // Relative paths inside the scenario (kv_file, trace CSVs) are resolved against this folder.
+  std::filesystem::path base_dir = ".";
+};
+
+Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                       const DataPaths& data);
+
+// Parses an in-memory document; source_name prefixes error messages and becomes source_file.
+Scenario parse_scenario(const nlohmann::json& document, std::string source_name,
+                        const ParseOptions& options);
+
+}  // namespace lynxsim::scenario

@@ -1,0 +1,131 @@
+// parse_scenario: the top level of a scenario file and its small sections.
+//   schema_version (required, 1), name (required), description, seed (default 1),
+//   model, prefill, decode (instance groups and prefix_cache in cluster_section.cpp), network,
+//   workload, methods (required), serving, speculation, slo (serving_section.cpp),
+//   accuracy {enabled: true, kv_file, profile, seed (default: the scenario seed)}.
+// A request whose context exceeds the model's max_context is an error.
+
+#include <fmt/format.h>
+
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using nlohmann::json;
+
+const json& section(ObjectReader& top, std::string_view key, bool required) {
+  static const json empty_object = json::object();
+  const json* v = top.get(key, required);
+  return v != nullptr ? *v : empty_object;
+}
+
+AccuracyOptions read_accuracy(const json& value, const std::string& path, SectionContext& ctx,
+                              std::uint64_t seed, json& resolved) {
+  AccuracyOptions a;
+  ObjectReader r(value, path, ctx.issues);
+  a.enabled = r.boolean("enabled").value_or(true);
+  a.seed = static_cast<std::uint64_t>(r.integer("seed", 0).value_or(static_cast<std::int64_t>(seed)));
+  resolved = {{"enabled", a.enabled}, {"seed", a.seed}};
+  if (const auto kv = r.string("kv_file")) {
+    a.kv_file = ctx.options.base_dir / *kv;
+    resolved["kv_file"] = *kv;
+  }
+  if (const auto profile = r.string("profile")) {
+    a.profile = *profile;
+    resolved["profile"] = *profile;
+  }
+  r.finish();
+  return a;
+}
+
+void check_contexts(const Scenario& s, IssueList& issues) {
+  const int max_context = s.serving.model.max_context;
+  const bool listed = s.resolved.at("workload").contains("requests");
+  for (std::size_t i = 0; i < s.serving.requests.size(); ++i) {
+    const int context = s.serving.requests[i].context_tokens;
+    if (max_context <= 0 || context <= max_context) continue;
+    const std::string message = fmt::format("context {} exceeds the max_context {} of model \"{}\"",
+                                            context, max_context, s.serving.model.name);
+    if (listed) {
+      issues.add(fmt::format("/workload/requests/{}/context", i), message);
+    } else {
+      issues.add("/workload", fmt::format("request {}: {}", i, message));
+      return;
+    }
+  }
+}
+
+void read_header(ObjectReader& top, Scenario& s, json& resolved) {
+  if (const auto v = top.integer("schema_version", 1, true); v && *v != kScenarioSchemaVersion) {
+    top.issues().add(top.child("schema_version"),
+                     fmt::format("expected {}, got {}", kScenarioSchemaVersion, *v));
+  }
+  s.name = top.string("name", true).value_or("");
+  if (s.name.empty() && top.get("name") != nullptr) top.issues().add(top.child("name"), "must not be empty");
+  s.description = top.string("description").value_or("");
+  s.seed = static_cast<std::uint64_t>(top.integer("seed", 0).value_or(1));
+  resolved["schema_version"] = kScenarioSchemaVersion;
+  resolved["name"] = s.name;
+  resolved["description"] = s.description;
+  resolved["seed"] = s.seed;
+}
+
+void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
+  if (const auto* model = top.get("model", true)) {
+    s.serving.model = read_model(*model, top.child("model"), ctx, res["model"]);
+  }
+  auto prefill = read_instances(section(top, "prefill", true), top.child("prefill"), ctx,
+                                res["prefill"]);
+  s.serving.prefill = prefill.first;
+  s.serving.extra_prefill = std::move(prefill.extra);
+  auto decode = read_instances(section(top, "decode", true), top.child("decode"), ctx,
+                               res["decode"]);
+  s.serving.decode = decode.first;
+  s.serving.extra_decode = std::move(decode.extra);
+  if (const auto* network = top.get("network", true)) {
+    s.network = read_network(*network, top.child("network"), ctx, res["network"]);
+  }
+  if (const auto* workload = top.get("workload", true)) {
+    s.serving.requests = read_workload(*workload, top.child("workload"), ctx, s.seed,
+                                       res["workload"]);
+  }
+  if (const auto* methods = top.get("methods", true)) {
+    s.methods = read_methods(*methods, top.child("methods"), ctx.issues, res["methods"]);
+  }
+  read_serving(section(top, "serving", false), top.child("serving"), ctx.issues, s.serving,
+               res["serving"]);
+  read_speculation(section(top, "speculation", false), top.child("speculation"), ctx.issues,
+                   s.serving.speculation, res["speculation"]);
+  read_slo(section(top, "slo", false), top.child("slo"), ctx.issues, s.serving.slo, res["slo"]);
+  read_prefix_cache(top.get("prefix_cache"), top.child("prefix_cache"), ctx.issues,
+                    s.serving.prefix_cache, res["prefix_cache"]);
+  s.accuracy = read_accuracy(section(top, "accuracy", false), top.child("accuracy"), ctx, s.seed,
+                             res["accuracy"]);
+}
+
+}  // namespace
+
+Scenario parse_scenario(const json& document, std::string source_name, const ParseOptions& options) {
+  IssueList issues;
+  Scenario s;
+  s.source_file = std::move(source_name);
+  SectionContext ctx{issues, options};
+  ObjectReader top(document, "", issues);
+  if (top.valid()) {
+    json resolved = json::object();
+    read_header(top, s, resolved);
+    read_body(top, s, ctx, resolved);
+    top.finish();
+    s.resolved = std::move(resolved);
+  }
+  s.serving.seed = s.seed;
+  if (issues.empty()) check_contexts(s, issues);
+  if (issues.empty()) check_prefix_cache(s, issues);
+  issues.throw_if_any(s.source_file);
+  return s;
+}
+
+}  // namespace lynxsim::scenario

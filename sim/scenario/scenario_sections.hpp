@@ -1,0 +1,57 @@
+#pragma once
+// The section parsers of a scenario file, shared by parse_scenario. Each reads one section at its
+// JSON pointer, records problems in the IssueList, returns the typed value (neutral when invalid)
+// and writes the section's resolved JSON (every default filled in) to `resolved`.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+#include "sim/net/network_spec.hpp"
+#include "sim/scenario/scenario.hpp"
+#include "sim/serving/serving_config.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::scenario {
+
+struct SectionContext {
+  IssueList& issues;
+  const ParseOptions& options;
+};
+
+// The instance groups of one role: the first group and any further ones.
+struct InstanceGroups {
+  serving::InstanceSpec first;
+  std::vector<serving::InstanceSpec> extra;
+};
+
+ModelSpec read_model(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
+                     nlohmann::json& resolved);
+HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
+                      nlohmann::json& resolved);
+std::vector<serving::RequestSpec> read_workload(const nlohmann::json& value,
+                                                const std::string& path, SectionContext& ctx,
+                                                std::uint64_t seed, nlohmann::json& resolved);
+std::vector<serving::TransferMethod> read_methods(const nlohmann::json& value,
+                                                  const std::string& path, IssueList& issues,
+                                                  nlohmann::json& resolved);
+void read_serving(const nlohmann::json& value, const std::string& path, IssueList& issues,
+                  serving::ServingConfig& config, nlohmann::json& resolved);
+void read_speculation(const nlohmann::json& value, const std::string& path, IssueList& issues,
+                      serving::SpeculationSpec& spec, nlohmann::json& resolved);
+void read_slo(const nlohmann::json& value, const std::string& path, IssueList& issues,
+              serving::ServingSlo& slo, nlohmann::json& resolved);
+InstanceGroups read_instances(const nlohmann::json& value, const std::string& path,
+                              SectionContext& ctx, nlohmann::json& resolved);
+// `value` is nullptr when the scenario has no prefix_cache section (the cache is then disabled).
+void read_prefix_cache(const nlohmann::json* value, const std::string& path, IssueList& issues,
+                       serving::PrefixCacheSpec& spec, nlohmann::json& resolved);
+// Checks that need the whole scenario: the store host exists, the workload has prefix block ids.
+void check_prefix_cache(const Scenario& scenario, IssueList& issues);
+net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
+                              SectionContext& ctx, nlohmann::json& resolved);
+
+}  // namespace lynxsim::scenario

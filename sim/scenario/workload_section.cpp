@@ -1,0 +1,115 @@
+// The "workload" section: a fixed list of requests, N copies of one request, a replayed trace or a
+// synthetic arrival process (the last two in workload_sources.cpp); exactly one of the four keys.
+//   {"requests": [{"context": C, "output": O, "arrival": "0s"}, ...]}     arrival optional ("0s")
+//   {"copies": N, "context": C, "output": O, "interval": "2s", "start": "0s"}
+//                                           copy i arrives at start + i * interval
+// context and output are integers >= 1; arrivals are non-negative durations from time zero.
+
+#include <algorithm>
+#include <fmt/format.h>
+
+#include "sim/core/unit_parse.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/workload_sources.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using serving::RequestSpec;
+
+std::optional<RequestSpec> read_request(ObjectReader& r, bool arrival_key) {
+  const auto context = r.integer("context", 1, true);
+  const auto output = r.integer("output", 1, true);
+  const auto arrival = arrival_key ? r.time("arrival", false) : std::optional<Time>(Time::zero());
+  if (!context || !output || (arrival_key && r.get("arrival") != nullptr && !arrival)) {
+    return std::nullopt;
+  }
+  RequestSpec spec;
+  spec.context_tokens = static_cast<int>(std::min<std::int64_t>(*context, INT32_MAX));
+  spec.output_tokens = static_cast<int>(std::min<std::int64_t>(*output, INT32_MAX));
+  spec.arrival_at = arrival.value_or(Time::zero());
+  return spec;
+}
+
+std::vector<RequestSpec> read_list(const nlohmann::json& list, const std::string& path,
+                                   IssueList& issues, nlohmann::json& resolved) {
+  std::vector<RequestSpec> requests;
+  if (!list.is_array() || list.empty()) {
+    issues.add(path, fmt::format("expected a non-empty array of requests, got {}",
+                                 describe_value(list)));
+    return requests;
+  }
+  resolved = nlohmann::json::array();
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    ObjectReader r(list[i], pointer_child(path, std::to_string(i)), issues);
+    const auto spec = read_request(r, true);
+    r.finish();
+    if (!spec) continue;
+    requests.push_back(*spec);
+    resolved.push_back({{"context", spec->context_tokens},
+                        {"output", spec->output_tokens},
+                        {"arrival", time_text(spec->arrival_at)}});
+  }
+  return requests;
+}
+
+std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) {
+  constexpr std::int64_t kMaxCopies = 10'000'000;
+  const std::int64_t copies = r.integer("copies", 1, true).value_or(0);
+  if (copies > kMaxCopies) {
+    r.issues().add(r.child("copies"), fmt::format("at most {} copies, got {}", kMaxCopies, copies));
+  }
+  const auto one = read_request(r, false);
+  const auto interval = r.time("interval", false);
+  const auto start = r.time("start", false);
+  const bool bad_times = (r.get("interval") != nullptr && !interval) ||
+                         (r.get("start") != nullptr && !start);
+  if (copies < 1 || copies > kMaxCopies || !one || bad_times) return {};
+  std::vector<RequestSpec> requests(static_cast<std::size_t>(copies), *one);
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    requests[i].arrival_at = start.value_or(Time::zero()) +
+                             interval.value_or(Time::zero()) * static_cast<std::int64_t>(i);
+  }
+  resolved = {{"copies", copies},
+              {"context", one->context_tokens},
+              {"output", one->output_tokens},
+              {"interval", time_text(interval.value_or(Time::zero()))},
+              {"start", time_text(start.value_or(Time::zero()))}};
+  return requests;
+}
+
+}  // namespace
+
+std::vector<RequestSpec> read_workload(const nlohmann::json& value, const std::string& path,
+                                       SectionContext& ctx, std::uint64_t seed,
+                                       nlohmann::json& resolved) {
+  ObjectReader r(value, path, ctx.issues);
+  if (!r.valid()) return {};
+  const char* forms[] = {"requests", "copies", "trace", "synthetic"};
+  const auto given = std::count_if(std::begin(forms), std::end(forms),
+                                   [&](const char* k) { return value.contains(k); });
+  std::vector<RequestSpec> requests;
+  const auto& base_dir = ctx.options.base_dir;
+  if (given != 1) {
+    ctx.issues.add(path, "expected exactly one of \"requests\" (a list), \"copies\" (N copies), "
+                         "\"trace\" and \"synthetic\"");
+    for (const char* k : forms) r.get(k);
+  } else if (const auto* list = r.get("requests")) {
+    nlohmann::json list_resolved;
+    requests = read_list(*list, r.child("requests"), ctx.issues, list_resolved);
+    resolved = {{"requests", list_resolved}};
+  } else if (const auto* trace = r.get("trace")) {
+    ObjectReader t(*trace, r.child("trace"), ctx.issues);
+    if (t.valid()) requests = read_trace_workload(t, base_dir, resolved["trace"]);
+  } else if (const auto* synthetic = r.get("synthetic")) {
+    ObjectReader t(*synthetic, r.child("synthetic"), ctx.issues);
+    if (t.valid()) requests = read_synthetic_workload(t, seed, base_dir, resolved["synthetic"]);
+  } else {
+    requests = read_copies(r, resolved);
+  }
+  r.finish();
+  return requests;
+}
+
+}  // namespace lynxsim::scenario

@@ -1,0 +1,172 @@
+#include "sim/serving/cachegen_transfer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "sim/serving/kv_transfer.hpp"
+#include "sim/serving/serving_events.hpp"
+
+namespace lynxsim::serving {
+namespace {
+
+std::vector<double> ladder_ratios(const KvTransferParams& p) {
+  std::vector<double> ratios = p.cachegen_level_ratios;
+  if (ratios.empty() && p.measured_size_ratio > 0.0) ratios.push_back(p.measured_size_ratio);
+  if (ratios.empty()) {
+    throw std::invalid_argument("cachegen needs measured level sizes (accuracy::run_cachegen_sizes)");
+  }
+  for (const double r : ratios) {
+    if (!(r > 0.0)) throw std::invalid_argument("cachegen level size ratios must be > 0");
+  }
+  return ratios;
+}
+
+Time coder_time(Bytes bf16, double mb_per_s) {
+  return Time::from_seconds(bf16.as_double() / (mb_per_s * 1e6));
+}
+
+}  // namespace
+
+CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network,
+                                   const KvTransferParams& params,
+                                   std::vector<KernelStream>& decode_streams, Callback on_ready,
+                                   Callback on_full)
+    : sim_(sim), network_(network), params_(params), decode_streams_(decode_streams),
+      on_ready_(std::move(on_ready)), on_full_(std::move(on_full)), ratios_(ladder_ratios(params)),
+      encode_streams_(params.prefill_hosts.size()) {
+  if (params.method->cachegen_level >= static_cast<int>(ratios_.size()) && ratios_.size() > 1) {
+    throw std::invalid_argument(fmt::format("cachegen level {} has no measured size ({} levels)",
+                                            params.method->cachegen_level, ratios_.size()));
+  }
+}
+
+int CacheGenTransfer::rank_heads(const RequestState& request) const {
+  const auto tp = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size();
+  return kv_heads_per_rank(params_.geometry.num_kv_heads, static_cast<int>(tp));
+}
+
+int CacheGenTransfer::chunk_tokens(const RequestState& request, int chunk) const {
+  const int c = params_.method->cachegen.chunk_tokens;
+  return std::min(c, request.metrics.context_tokens - chunk * c);
+}
+
+Bytes CacheGenTransfer::rank_bf16(const RequestState& request, int tokens) const {
+  return Bytes{4LL * rank_heads(request) * params_.geometry.head_dim * tokens *
+               params_.geometry.num_layers};
+}
+
+void CacheGenTransfer::begin(RequestState& request) const {
+  request.metrics.plane_bytes = {Bytes{0}};
+  request.metrics.cachegen_chunks_per_level.assign(ratios_.size(), 0);
+  request.metrics.cachegen_text_chunks = 0;
+}
+
+void CacheGenTransfer::start(RequestState& request) {
+  const CacheGenParams& c = params_.method->cachegen;
+  const int chunks = (request.metrics.context_tokens + c.chunk_tokens - 1) / c.chunk_tokens;
+  auto pipeline = std::make_unique<Pipeline>(Pipeline{
+      quant::CacheGenAdapter(c.slo_s, static_cast<std::size_t>(chunks), c.initial_bandwidth_bytes_per_s),
+      chunks});
+  pipelines_[request.metrics.id] = std::move(pipeline);
+  const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
+  const auto best = static_cast<std::size_t>(std::min<int>(params_.method->cachegen_level,
+                                                           static_cast<int>(ratios_.size()) - 1));
+  const auto levels = static_cast<std::int64_t>(ratios_.size() - best);
+  for (int k = 0; k < chunks; ++k) {
+    const Time duration = coder_time(rank_bf16(request, chunk_tokens(request, k)) * levels, c.encode_mb_per_s);
+    const Time start = max(sim_.now(), encode_streams_[p].busy_until());
+    const Time end = encode_streams_[p].submit(sim_.now(), duration);
+    sim_.schedule_at(end, [this, &request, start, end] {
+      sim_.bus().publish(KernelRan{request.metrics.id, "prefill", "cachegen-encode", start, end});
+      ++pipelines_.at(request.metrics.id)->encoded;
+      try_send(request);
+    });
+  }
+}
+
+void CacheGenTransfer::try_send(RequestState& request) {
+  Pipeline& pipeline = *pipelines_.at(request.metrics.id);
+  if (pipeline.sending || pipeline.next_to_send >= pipeline.encoded) return;
+  send_chunk(request, pipeline);
+}
+
+void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
+  const int chunk = pipeline.next_to_send++;
+  pipeline.sending = true;
+  const int tokens = chunk_tokens(request, chunk);
+  const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
+  const auto ranks = static_cast<std::int64_t>(src.size());
+  const Bytes bf16 = rank_bf16(request, tokens);
+  const auto best = static_cast<std::size_t>(std::min<int>(params_.method->cachegen_level,
+                                                           static_cast<int>(ratios_.size()) - 1));
+  std::vector<std::uint64_t> level_bytes;
+  for (std::size_t l = best; l < ratios_.size(); ++l) {
+    level_bytes.push_back(static_cast<std::uint64_t>(std::llround(bf16.as_double() * ratios_[l])) * ranks);
+  }
+  quant::ChunkChoice choice = pipeline.adapter.choose_next(level_bytes, static_cast<std::uint64_t>(4 * tokens * ranks));
+  if (!choice.text) choice.level += static_cast<int>(best);
+  const Bytes per_rank{static_cast<std::int64_t>(choice.bytes) / ranks};
+  auto& m = request.metrics;
+  m.plane_bytes.front() += per_rank * ranks;
+  if (choice.text) ++m.cachegen_text_chunks;
+  else ++m.cachegen_chunks_per_level[static_cast<std::size_t>(choice.level)];
+  auto left = std::make_shared<std::int64_t>(ranks);
+  const Time sent_at = sim_.now();
+  for (std::size_t rank = 0; rank < src.size(); ++rank) {
+    net::FlowSpec spec;
+    spec.src = src[rank];
+    spec.dst = dst[rank % dst.size()];
+    spec.size = per_rank;
+    spec.label = fmt::format("r{} cachegen chunk{} {} rank{}", m.id, chunk,
+                             choice.text ? std::string("text") : fmt::format("level{}", choice.level), rank);
+    spec.request_id = static_cast<std::int64_t>(m.id);
+    network_.start_flow(std::move(spec), [this, &request, chunk, choice, sent_at, left](const auto&) {
+      if (--*left == 0) chunk_arrived(request, chunk, choice, sent_at);
+    });
+  }
+}
+
+void CacheGenTransfer::chunk_arrived(RequestState& request, int chunk, const quant::ChunkChoice& choice,
+                                     Time sent_at) {
+  Pipeline& pipeline = *pipelines_.at(request.metrics.id);
+  pipeline.adapter.record_sent(choice.text ? 0 : choice.bytes, (sim_.now() - sent_at).seconds());
+  pipeline.sending = false;
+  decode_chunk(request, chunk, choice.text);
+  try_send(request);
+}
+
+void CacheGenTransfer::decode_chunk(RequestState& request, int chunk, bool text) {
+  const auto d = static_cast<std::size_t>(request.metrics.decode_instance);
+  const int tokens = chunk_tokens(request, chunk);
+  Time duration;
+  if (text) {
+    const SequenceChunk seq{tokens, chunk * params_.method->cachegen.chunk_tokens};
+    duration = params_.decode_timing[d]->pass(std::span<const SequenceChunk>(&seq, 1), 0).time;
+  } else {
+    duration = coder_time(rank_bf16(request, tokens), params_.method->cachegen.decode_mb_per_s);
+  }
+  KernelStream& stream = decode_streams_[d];
+  const Time start = max(sim_.now(), stream.busy_until());
+  const Time end = stream.submit(sim_.now(), duration);
+  sim_.schedule_at(end, [this, &request, start, end, text] {
+    sim_.bus().publish(KernelRan{request.metrics.id, "decode",
+                                 text ? "cachegen-recompute" : "cachegen-decode", start, end});
+    chunk_decoded(request);
+  });
+}
+
+void CacheGenTransfer::chunk_decoded(RequestState& request) {
+  auto it = pipelines_.find(request.metrics.id);
+  if (++it->second->decoded < it->second->num_chunks) return;
+  pipelines_.erase(it);
+  request.metrics.decode_ready_at = sim_.now();
+  request.metrics.full_kv_at = sim_.now();
+  request.full_kv = true;
+  on_ready_(request);
+  on_full_(request);
+}
+
+}  // namespace lynxsim::serving

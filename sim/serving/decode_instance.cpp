@@ -1,0 +1,199 @@
+#include "sim/serving/decode_instance.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <stdexcept>
+
+#include "sim/serving/serving_events.hpp"
+#include "sim/serving/speculation.hpp"
+
+namespace lynxsim::serving {
+
+DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, DecodeParams params,
+                               Callback on_finish)
+    : sim_(sim), timing_(timing), params_(params), on_finish_(std::move(on_finish)) {
+  const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) * params.usable_fraction;
+  const std::int64_t weights = timing.weight_bytes_per_rank().value;
+  capacity_bytes_ = static_cast<std::int64_t>(usable);
+  kv_per_token_ = timing.kv_bytes_per_token_per_rank().value;
+  if (weights >= capacity_bytes_) {
+    throw std::invalid_argument(fmt::format(
+        "decode instance {}: weights ({} bytes per rank) exceed the usable HBM ({} bytes)",
+        params.index, weights, capacity_bytes_));
+  }
+  reserved_bytes_ = weights;
+  peak_bytes_ = weights;
+}
+
+std::int64_t DecodeInstance::reservation(const RequestState& request) const {
+  const std::int64_t drafts = params_.speculative ? params_.max_draft_tokens : 0;
+  return kv_per_token_ *
+         (request.metrics.context_tokens + request.metrics.output_tokens + drafts);
+}
+
+void DecodeInstance::on_routed(RequestState& request) {
+  ++routed_;
+  expected_bytes_ += reservation(request);
+  if (reservation(request) + timing_.weight_bytes_per_rank().value > capacity_bytes_) {
+    throw std::runtime_error(fmt::format(
+        "request {} ({} context + {} output tokens) needs more KV memory than decode instance {} "
+        "has ({} bytes per rank usable)",
+        request.metrics.id, request.metrics.context_tokens, request.metrics.output_tokens,
+        params_.index, capacity_bytes_));
+  }
+}
+
+void DecodeInstance::on_decode_ready(RequestState& request) {
+  request.speculating = !request.full_kv;
+  if (request.finished) {
+    request.metrics.decode_joined_at = sim_.now();
+    expected_bytes_ -= reservation(request);
+    --routed_;
+    return;
+  }
+  request.memory_clock_at_ready = blocked_clock();
+  waiting_.push_back(&request);
+  maybe_start_step();
+}
+
+void DecodeInstance::on_full_kv(RequestState& request) {
+  if (!request.speculating) return;
+  request.speculating = false;
+  if (request.drafts > 0) request.verify_pending = true;
+  if (request.stalled) {
+    request.stalled = false;
+    rejoining_.push_back(&request);
+    maybe_start_step();
+  }
+}
+
+void DecodeInstance::admit(RequestState& request) {
+  if (!request.joined) {
+    request.metrics.decode_joined_at = sim_.now();
+    request.metrics.memory_wait_time = blocked_clock() - request.memory_clock_at_ready;
+    request.reserved_bytes = reservation(request);
+    reserved_bytes_ += request.reserved_bytes;
+    expected_bytes_ -= request.reserved_bytes;
+    peak_bytes_ = std::max(peak_bytes_, reserved_bytes_);
+    sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
+  }
+  request.joined = true;
+  batch_.push_back(&request);
+}
+
+void DecodeInstance::admit_waiting() {
+  const auto room = [this] { return static_cast<int>(batch_.size()) < params_.max_batch; };
+  while (!rejoining_.empty() && room()) {
+    admit(*rejoining_.front());
+    rejoining_.pop_front();
+  }
+  while (!waiting_.empty() && room()) {
+    if (reserved_bytes_ + reservation(*waiting_.front()) > capacity_bytes_) break;
+    admit(*waiting_.front());
+    waiting_.pop_front();
+  }
+  set_blocked(!waiting_.empty() && room());
+}
+
+void DecodeInstance::set_blocked(bool blocked) {
+  if (blocked == blocked_) return;
+  if (blocked) blocked_since_ = sim_.now();
+  else blocked_total_ += sim_.now() - blocked_since_;
+  blocked_ = blocked;
+}
+
+Time DecodeInstance::blocked_clock() const {
+  return blocked_total_ + (blocked_ ? sim_.now() - blocked_since_ : Time::zero());
+}
+
+void DecodeInstance::maybe_start_step() {
+  if (stepping_) return;
+  admit_waiting();
+  if (batch_.empty()) return;
+  stepping_ = true;
+  const Time started = sim_.now();
+  sim_.schedule_in(step_time(), [this, started] { end_step(started); });
+}
+
+Time DecodeInstance::step_time() {
+  using Kind = RequestState::StepKind;
+  lengths_.clear();
+  for (RequestState* r : batch_) {
+    lengths_.push_back(r->kv_length());
+    r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
+  }
+  Time t = timing_.decode_step(lengths_).time;
+  for (const RequestState* r : batch_) {
+    if (r->step_kind != Kind::verify) continue;
+    const int context = r->kv_length() - r->drafts;
+    const int single[] = {r->kv_length()};
+    t += max(Time::zero(), timing_.verify(r->drafts, context).time - timing_.decode_step(single).time);
+  }
+  return t;
+}
+
+void DecodeInstance::end_step(Time started) {
+  if (sim_.bus().has_subscribers<DecodeStepDone>()) {
+    int verifying = 0;
+    for (const RequestState* r : batch_) {
+      verifying += r->step_kind == RequestState::StepKind::verify ? 1 : 0;
+    }
+    sim_.bus().publish(DecodeStepDone{static_cast<int>(batch_.size()), verifying, started, sim_.now()});
+  }
+  for (RequestState* r : batch_) advance(*r);
+  std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });
+  stepping_ = false;
+  maybe_start_step();
+}
+
+void DecodeInstance::advance(RequestState& request) {
+  auto& m = request.metrics;
+  switch (request.step_kind) {
+    case RequestState::StepKind::verify: verify(request); return;
+    case RequestState::StepKind::commit: commit(request, 1); return;
+    case RequestState::StepKind::draft: break;
+  }
+  ++request.drafts;
+  ++m.drafted_tokens;
+  if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
+  if (!request.speculating) {
+    request.verify_pending = true;
+  } else if (request.drafts >= params_.max_draft_tokens) {
+    request.stalled = true;
+  }
+}
+
+void DecodeInstance::verify(RequestState& request) {
+  auto& m = request.metrics;
+  const VerificationOutcome v = verify_drafts(sim_.rng("acceptance"), params_.acceptance, request.drafts);
+  sim_.bus().publish(VerificationDone{m.id, request.drafts, v.accepted, sim_.now()});
+  ++m.verifications;
+  m.rollbacks += v.rollback ? 1 : 0;
+  m.accepted_tokens += v.accepted;
+  m.wasted_draft_tokens += v.wasted;
+  request.drafts = 0;
+  request.verify_pending = false;
+  commit(request, v.committed);
+}
+
+void DecodeInstance::commit(RequestState& request, int tokens) {
+  auto& m = request.metrics;
+  m.committed_tokens = std::min(m.output_tokens, m.committed_tokens + tokens);
+  if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
+  if (m.first_commit_at == Time::zero()) m.first_commit_at = sim_.now();
+  if (m.committed_tokens >= m.output_tokens) finish(request);
+}
+
+void DecodeInstance::finish(RequestState& request) {
+  auto& m = request.metrics;
+  request.finished = true;
+  m.last_token_at = sim_.now();
+  reserved_bytes_ -= request.reserved_bytes;
+  request.reserved_bytes = 0;
+  --routed_;
+  sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
+  sim_.bus().publish(RequestDone{m.id, sim_.now()});
+  if (on_finish_) on_finish_(request);
+}
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,42 @@
+#pragma once
+// Exact byte accounting of a method's KV transfer (DESIGN.md section 3).
+//
+// For one layer, one tensor-parallel rank and T tokens of context, with H = KV heads held by the
+// rank, d = head dimension, g = channels per group (group_size, 0 meaning d):
+//   bf16       2 (K and V) * H * T * d * 2 bytes
+//   int<b>     codes: 2 * H * ceil(T * d * b / 8); metadata: 2 * H * T * ceil(d / g) * 4 bytes
+//              (a 16-bit scale and a 16-bit zero point per group)
+//   lynx       plane p: 2 * H * ceil(T * d * b_p / 8) of codes; all metadata travels in plane 0, so
+//              the planes add up to exactly the int8 bytes
+//   kivi<b>    Tq = floor(max(0, T - R) / G) * G tokens are quantized (R = recent window, G = group);
+//              keys per-channel: Tq*d*b/8 codes + (Tq/G)*d*4 metadata; values per-token:
+//              Tq*d*b/8 codes + Tq*ceil(d/G)*4 metadata; the other T - Tq tokens of K and V in bf16
+//   cachegen   measured: bf16 bytes * measured_size_ratio (encoded size of real tensors)
+// Codes are packed per (layer, head, K or V) block, hence the ceil per block. Heads per rank:
+// ceil(kv_heads / tp) when tp <= kv_heads, else 1 (replicated: every rank holds a full head).
+
+#include <vector>
+
+#include "sim/core/units.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::serving {
+
+struct KvGeometry {
+  int num_layers = 0;
+  int num_kv_heads = 0;
+  int head_dim = 0;
+};
+
+int kv_heads_per_rank(int num_kv_heads, int tensor_parallel);
+
+// Bytes of each plane for one layer of one rank holding `heads` KV heads.
+std::vector<Bytes> layer_plane_bytes(const TransferMethod& method, int heads, int head_dim,
+                                     int tokens, double measured_size_ratio = 0.0);
+
+// Bytes of each plane for the whole KV cache of `tokens` tokens over all ranks.
+std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeometry& geometry,
+                                     int tensor_parallel, int tokens,
+                                     double measured_size_ratio = 0.0);
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,177 @@
+#include "sim/serving/kv_transfer.hpp"
+
+#include <fmt/format.h>
+#include <memory>
+
+#include "sim/serving/cachegen_transfer.hpp"
+#include "sim/serving/serving_events.hpp"
+
+namespace lynxsim::serving {
+
+KvTransfer::KvTransfer(Simulator& sim, net::Network& network, KvTransferParams params,
+                       Callback on_ready, Callback on_full)
+    : sim_(sim), network_(network), params_(std::move(params)), on_ready_(std::move(on_ready)),
+      on_full_(std::move(on_full)), decode_streams_(params_.decode_hosts.size()) {
+  if (params_.method->family == MethodFamily::cachegen) {
+    const auto level = static_cast<std::size_t>(params_.method->cachegen_level);
+    if (params_.measured_size_ratio <= 0.0 && level < params_.cachegen_level_ratios.size()) {
+      params_.measured_size_ratio = params_.cachegen_level_ratios[level];
+    }
+    cachegen_ = std::make_unique<CacheGenTransfer>(sim_, network_, params_, decode_streams_,
+                                                   on_ready_, on_full_);
+  }
+}
+
+KvTransfer::~KvTransfer() = default;
+
+int KvTransfer::prefill_heads(const RequestState& request) const {
+  const auto tp = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size();
+  return kv_heads_per_rank(params_.geometry.num_kv_heads, static_cast<int>(tp));
+}
+
+std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layers, int tokens) const {
+  std::vector<Bytes> bytes = layer_plane_bytes(*params_.method, prefill_heads(request),
+                                               params_.geometry.head_dim, tokens,
+                                               params_.measured_size_ratio);
+  for (auto& b : bytes) b = b * layers;
+  return bytes;
+}
+
+Bytes KvTransfer::rank_bf16(const RequestState& request, int layers, int tokens) const {
+  const std::int64_t heads = prefill_heads(request);
+  return Bytes{4 * heads * params_.geometry.head_dim * static_cast<std::int64_t>(tokens) * layers};
+}
+
+Bytes KvTransfer::block_bytes(int block_tokens) const {
+  const auto tp = static_cast<int>(params_.prefill_hosts.front().size());
+  Bytes total;
+  for (const Bytes b : total_plane_bytes(*params_.method, params_.geometry, tp, block_tokens,
+                                         params_.measured_size_ratio)) {
+    total += b;
+  }
+  return total;
+}
+
+void KvTransfer::begin(RequestState& request) const {
+  const auto tp = static_cast<int>(
+      params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size());
+  request.pieces.clear();
+  request.all_sent = false;
+  request.pieces_ready = 0;
+  request.pieces_full = 0;
+  if (cachegen_) {
+    cachegen_->begin(request);
+    return;
+  }
+  request.metrics.plane_bytes = total_plane_bytes(*params_.method, params_.geometry, tp,
+                                                  request.metrics.context_tokens,
+                                                  params_.measured_size_ratio);
+}
+
+Time KvTransfer::encode_time(const RequestState& request, int layers, int tokens) const {
+  if (params_.method->family == MethodFamily::bf16 || cachegen_) return Time::zero();
+  Bytes encoded;
+  for (const Bytes b : rank_bytes(request, layers, tokens)) encoded += b;
+  const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
+  return params_.prefill_timing[p]->kernel_time(rank_bf16(request, layers, tokens), encoded, layers);
+}
+
+void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) {
+  if (cachegen_) {
+    request.all_sent = request.all_sent || last;
+    if (last) cachegen_->start(request);
+    return;
+  }
+  const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
+  const std::vector<Bytes> bytes = rank_bytes(request, layers, tokens);
+  const int ranks = static_cast<int>(src.size());
+  const std::size_t index = request.pieces.size();
+  request.pieces.push_back({layers, tokens, params_.method->decode_after_planes * ranks,
+                            params_.method->num_planes() * ranks});
+  if (last) request.all_sent = true;
+  for (std::size_t plane = 0; plane < bytes.size(); ++plane) {
+    for (std::size_t rank = 0; rank < src.size(); ++rank) {
+      net::FlowSpec spec;
+      spec.src = src[rank];
+      spec.dst = dst[rank % dst.size()];
+      spec.size = bytes[plane];
+      spec.priority_class = static_cast<int>(plane);
+      spec.label = fmt::format("r{} piece{} plane{} rank{}", request.metrics.id, index, plane, rank);
+      spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
+                                               const auto&) { on_flow_done(request, index, p); });
+    }
+  }
+}
+
+void KvTransfer::fetch_prefix(RequestState& request, net::HostId store, int tokens,
+                              std::function<void()> done) {
+  const auto& dst = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const std::vector<Bytes> bytes = rank_bytes(request, params_.geometry.num_layers, tokens);
+  auto left = std::make_shared<int>(static_cast<int>(bytes.size() * dst.size()));
+  auto finish = std::make_shared<std::function<void()>>(std::move(done));
+  for (std::size_t plane = 0; plane < bytes.size(); ++plane) {
+    for (std::size_t rank = 0; rank < dst.size(); ++rank) {
+      net::FlowSpec spec;
+      spec.src = store;
+      spec.dst = dst[rank];
+      spec.size = bytes[plane];
+      spec.priority_class = static_cast<int>(plane);
+      spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
+      spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      network_.start_flow(std::move(spec), [left, finish](const auto&) {
+        if (--*left == 0) (*finish)();
+      });
+    }
+  }
+}
+
+void KvTransfer::on_flow_done(RequestState& request, std::size_t piece, int plane) {
+  TransferPiece& p = request.pieces[piece];
+  const bool speculative = params_.method->speculative();
+  if (plane < params_.method->decode_after_planes && --p.needed_flows_left == 0) {
+    run_decode_kernel(request, piece, params_.method->decode_after_planes, !speculative);
+  }
+  if (--p.all_flows_left == 0 && speculative) {
+    run_decode_kernel(request, piece, params_.method->num_planes(), true);
+  }
+}
+
+void KvTransfer::run_decode_kernel(RequestState& request, std::size_t piece, int planes, bool full) {
+  const TransferPiece& p = request.pieces[piece];
+  const auto d = static_cast<std::size_t>(request.metrics.decode_instance);
+  Time duration = Time::zero();
+  if (params_.method->family != MethodFamily::bf16) {
+    const std::vector<Bytes> bytes = rank_bytes(request, p.layers, p.tokens);
+    Bytes encoded;
+    for (int i = 0; i < planes; ++i) encoded += bytes[static_cast<std::size_t>(i)];
+    duration = params_.decode_timing[d]->kernel_time(encoded, rank_bf16(request, p.layers, p.tokens),
+                                                     p.layers);
+  }
+  KernelStream& stream = decode_streams_[d];
+  const Time start = max(sim_.now(), stream.busy_until());
+  const Time end = stream.submit(sim_.now(), duration);
+  const bool ready = planes == params_.method->decode_after_planes;
+  sim_.schedule_at(end, [this, &request, start, end, ready, full] {
+    sim_.bus().publish(KernelRan{request.metrics.id, "decode",
+                                 full && !ready ? "merge" : "dequantize", start, end});
+    piece_decoded(request, ready, full);
+  });
+}
+
+void KvTransfer::piece_decoded(RequestState& request, bool ready, bool full) {
+  const auto sent = static_cast<int>(request.pieces.size());
+  if (ready && ++request.pieces_ready == sent && request.all_sent) {
+    request.metrics.decode_ready_at = sim_.now();
+    if (full) request.full_kv = true;
+    on_ready_(request);
+  }
+  if (full && ++request.pieces_full == sent && request.all_sent) {
+    request.metrics.full_kv_at = sim_.now();
+    request.full_kv = true;
+    on_full_(request);
+  }
+}
+
+}  // namespace lynxsim::serving

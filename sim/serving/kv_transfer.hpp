@@ -1,0 +1,95 @@
+#pragma once
+// Moving KV caches between hosts: prefill -> decode for every request, KV store -> prefill for
+// cached prefixes.
+//
+// A request's KV leaves its prefill instance in pieces: a range of layers over a number of tokens
+// (layer-wise streaming sends one piece per `layers_per_flow` layers of each prefill pass; after-
+// prefill streaming one piece holding every layer of the whole context). Once a piece's encode
+// kernel has finished on the prefill GPU, every plane of the method leaves every prefill rank as
+// its own flow (plane p in priority class p, for every request alike, so a later request's anchor
+// overtakes an earlier request's residual), towards decode rank r mod decode_tp. On the decode GPU:
+//   - when the planes decode needs (the first decode_after_planes) of a piece are all in, a
+//     decode kernel (unpack + dequantize) runs on that decode instance's KV stream; when the last
+//     piece's kernel ends, the request is decode-ready (decode_ready_at);
+//   - for a speculative method, when every plane of a piece is in, a merge kernel (unpack all
+//     planes + merge + dequantize) runs; when the last piece's merge ends, the full KV is there
+//     (full_kv_at). For a non-speculative method full_kv_at = decode_ready_at.
+// Kernel times come from the GPU's TimingModel (memory-bound: launches plus bytes over HBM, one
+// launch per layer); bf16 runs no kernels. Bytes per flow come from kv_bytes.hpp, exactly, for the
+// piece's tokens and layers, with the prefill instance's KV heads per rank.
+//
+// cachegen sends differently (cachegen_transfer.hpp): nothing leaves during prefill; when the last
+// piece is handed over, the whole context goes out in chunks with a per-chunk quality level, and
+// encode_time() is zero (its coder runs chunk by chunk on its own stream).
+//
+// A prefix fetch moves the cached prefix (every layer, the method's planes, each plane one flow
+// per prefill rank from the store host, in the plane's priority class) and completes when every
+// flow has arrived: the prefill GPU needs the exact KV to attend to it.
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "sim/compute/timing_model.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/net/network.hpp"
+#include "sim/serving/kernel_stream.hpp"
+#include "sim/serving/kv_bytes.hpp"
+#include "sim/serving/request_state.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::serving {
+
+class CacheGenTransfer;
+
+struct KvTransferParams {
+  const TransferMethod* method = nullptr;
+  KvGeometry geometry;
+  double measured_size_ratio = 0.0;
+  std::vector<double> cachegen_level_ratios;       // cachegen: per quality level
+  std::vector<const TimingModel*> prefill_timing;  // per prefill instance
+  std::vector<const TimingModel*> decode_timing;   // per decode instance
+  std::vector<std::vector<net::HostId>> prefill_hosts;
+  std::vector<std::vector<net::HostId>> decode_hosts;
+};
+
+class KvTransfer {
+public:
+  using Callback = std::function<void(RequestState&)>;
+
+  KvTransfer(Simulator& sim, net::Network& network, KvTransferParams params, Callback on_ready,
+             Callback on_full);
+  ~KvTransfer();
+  KvTransfer(const KvTransfer&) = delete;
+  KvTransfer& operator=(const KvTransfer&) = delete;
+
+  // Resets the request's pieces and sets its bytes per plane.
+  void begin(RequestState& request) const;
+  // Duration of the encode kernel of `layers` layers over `tokens` tokens on one prefill rank.
+  Time encode_time(const RequestState& request, int layers, int tokens) const;
+  // Starts the flows of one piece now; `last` marks the request's final piece.
+  void send(RequestState& request, int layers, int tokens, bool last);
+  // Fetches `tokens` of cached prefix from `store` to the request's prefill ranks.
+  void fetch_prefix(RequestState& request, net::HostId store, int tokens,
+                    std::function<void()> done);
+  // Bytes of one prefix block (every layer, every plane, every rank of prefill instance 0).
+  Bytes block_bytes(int block_tokens) const;
+
+private:
+  int prefill_heads(const RequestState& request) const;
+  std::vector<Bytes> rank_bytes(const RequestState& request, int layers, int tokens) const;
+  Bytes rank_bf16(const RequestState& request, int layers, int tokens) const;
+  void on_flow_done(RequestState& request, std::size_t piece, int plane);
+  void run_decode_kernel(RequestState& request, std::size_t piece, int planes, bool full);
+  void piece_decoded(RequestState& request, bool ready, bool full);
+
+  Simulator& sim_;
+  net::Network& network_;
+  KvTransferParams params_;
+  Callback on_ready_;
+  Callback on_full_;
+  std::vector<KernelStream> decode_streams_;
+  std::unique_ptr<CacheGenTransfer> cachegen_;
+};
+
+}  // namespace lynxsim::serving

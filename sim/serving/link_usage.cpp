@@ -1,0 +1,37 @@
+#include "sim/serving/link_usage.hpp"
+
+#include <algorithm>
+
+#include "sim/net/network.hpp"
+
+namespace lynxsim::serving {
+
+LinkUsage::LinkUsage(Simulator& sim) {
+  sim.bus().subscribe<net::LinkLoadChanged>([this](const net::LinkLoadChanged& e) {
+    auto [it, fresh] = links_.try_emplace(e.link);
+    Track& t = it->second;
+    const double dt = (e.at - t.last_at).seconds();
+    if (fresh) t.capacity = e.capacity.value;
+    if (dt > 0.0 && t.capacity > 0.0) t.peak = std::max(t.peak, t.used / t.capacity);
+    t.used_integral += t.used * dt;
+    t.capacity_integral += t.capacity * dt;
+    t.last_at = e.at;
+    t.used = e.used.value;
+    t.capacity = e.capacity.value;
+  });
+}
+
+std::vector<LinkUtilisation> LinkUsage::finish(Time end) const {
+  std::vector<LinkUtilisation> out;
+  for (const auto& [link, t] : links_) {
+    const double dt = (end - t.last_at).seconds();
+    const double used = t.used_integral + t.used * dt;
+    const double capacity = t.capacity_integral + t.capacity * dt;
+    if (used <= 0.0) continue;
+    const double last = dt > 0.0 && t.capacity > 0.0 ? t.used / t.capacity : 0.0;
+    out.push_back({link, capacity > 0.0 ? used / capacity : 0.0, std::max(t.peak, last)});
+  }
+  return out;
+}
+
+}  // namespace lynxsim::serving

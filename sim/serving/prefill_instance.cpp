@@ -1,0 +1,141 @@
+#include "sim/serving/prefill_instance.hpp"
+
+#include <algorithm>
+
+#include "sim/serving/serving_events.hpp"
+
+namespace lynxsim::serving {
+
+PrefillInstance::PrefillInstance(Simulator& sim, const TimingModel& timing, KvTransfer& transfer,
+                                 PrefillParams params, Callback on_done)
+    : sim_(sim), timing_(timing), transfer_(transfer), params_(params),
+      on_done_(std::move(on_done)) {}
+
+void PrefillInstance::submit(RequestState& request) {
+  const bool spf = params_.schedule.order == PrefillOrder::shortest_prompt_first;
+  const std::int64_t key = spf ? request.tokens_to_prefill() : 0;
+  queue_.emplace(QueueKey{key, sequence_++}, &request);
+  outstanding_tokens_ += request.tokens_to_prefill();
+  if (!busy_) start_next();
+}
+
+void PrefillInstance::add_slice(std::map<QueueKey, RequestState*>::iterator it, int tokens) {
+  RequestState& r = *it->second;
+  if (!r.prefill_started) {
+    r.prefill_started = true;
+    r.metrics.prefill_start_at = sim_.now();
+    transfer_.begin(r);
+  }
+  const bool first = r.prefilled_tokens == r.metrics.cached_tokens;
+  const bool last = tokens == r.tokens_to_prefill();
+  pass_.push_back({&r, tokens, r.prefilled_tokens, tokens + (first ? r.metrics.cached_tokens : 0),
+                   last});
+  if (last) queue_.erase(it);
+}
+
+void PrefillInstance::form_pass() {
+  const int budget = params_.schedule.max_batch_tokens;
+  int used = 0;
+  while (!queue_.empty()) {
+    const int need = queue_.begin()->second->tokens_to_prefill();
+    const int left = budget - used;
+    int tokens = need;
+    if (budget > 0 && need > left) {
+      if (params_.schedule.chunked && left > 0) tokens = left;
+      else if (!pass_.empty()) break;
+    }
+    add_slice(queue_.begin(), tokens);
+    used += tokens;
+    if (budget == 0 || used >= budget || tokens < need) break;
+  }
+}
+
+void PrefillInstance::start_next() {
+  pass_.clear();
+  if (queue_.empty()) {
+    busy_ = false;
+    return;
+  }
+  busy_ = true;
+  form_pass();
+  std::vector<SequenceChunk> chunks;
+  for (const Slice& s : pass_) chunks.push_back({s.new_tokens, s.cached_tokens});
+  layer_time_ = timing_.layer_breakdown(chunks).total_time();
+  encode_time_ = Time::zero();
+  if (params_.streaming == StreamingMode::layerwise) {
+    for (const Slice& s : pass_) encode_time_ += transfer_.encode_time(*s.request, 1, s.piece_tokens);
+  }
+  run_layers(0);
+}
+
+void PrefillInstance::run_layers(int first_layer) {
+  const int layers = timing_.model().num_layers;
+  if (first_layer == layers) {
+    finish_pass();
+    return;
+  }
+  const bool layerwise = params_.streaming == StreamingMode::layerwise;
+  const int group = layerwise ? std::max(1, params_.layers_per_flow) : layers;
+  const int count = std::min(group, layers - first_layer);
+  const Time started = sim_.now();
+  sim_.schedule_in((layer_time_ + encode_time_) * count, [this, first_layer, count, started, layerwise] {
+    publish_layers(first_layer, count, started);
+    if (layerwise) send_pieces(first_layer, count);
+    run_layers(first_layer + count);
+  });
+}
+
+void PrefillInstance::publish_layers(int first_layer, int count, Time started) const {
+  if (!sim_.bus().has_subscribers<PrefillLayerDone>()) return;
+  for (int i = 0; i < count; ++i) {
+    const Time at = started + (layer_time_ + encode_time_) * i;
+    for (const Slice& s : pass_) {
+      sim_.bus().publish(PrefillLayerDone{s.request->metrics.id, first_layer + i, at, at + layer_time_});
+    }
+  }
+}
+
+void PrefillInstance::send_pieces(int first_layer, int count) {
+  const bool final_group = first_layer + count == timing_.model().num_layers;
+  for (const Slice& s : pass_) transfer_.send(*s.request, count, s.piece_tokens, s.last && final_group);
+}
+
+void PrefillInstance::finish_pass() {
+  std::vector<SequenceChunk> chunks;
+  int finishing = 0;
+  for (const Slice& s : pass_) {
+    chunks.push_back({s.new_tokens, s.cached_tokens});
+    finishing += s.last ? 1 : 0;
+  }
+  const Time tail = timing_.pass(chunks, finishing).time - layer_time_ * timing_.model().num_layers;
+  sim_.schedule_in(max(tail, Time::zero()), [this] { after_pass(); });
+}
+
+void PrefillInstance::after_pass() {
+  Time encode = Time::zero();
+  const int layers = timing_.model().num_layers;
+  for (const Slice& s : pass_) {
+    s.request->prefilled_tokens += s.new_tokens;
+    outstanding_tokens_ -= s.new_tokens;
+    if (!s.last) continue;
+    s.request->metrics.prefill_done_at = sim_.now();
+    on_done_(*s.request);
+    if (params_.streaming == StreamingMode::after_prefill) {
+      encode += transfer_.encode_time(*s.request, layers, s.request->metrics.context_tokens);
+    }
+  }
+  if (params_.streaming == StreamingMode::layerwise) {
+    start_next();
+    return;
+  }
+  std::vector<RequestState*> done;
+  for (const Slice& s : pass_) {
+    if (s.last) done.push_back(s.request);
+  }
+  sim_.schedule_in(encode, [this, done, layers] {
+    for (RequestState* r : done) transfer_.send(*r, layers, r->metrics.context_tokens, true);
+    start_next();
+  });
+}
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,101 @@
+#pragma once
+// What a serving run measures for each request (DESIGN.md section 2), and the result of one method.
+//
+// Timestamps (_at) are on the simulator clock; durations derive from them:
+//   TTFT             = first_token_at  - arrived_at   (speculative for Lynx)
+//   TTFT_commit      = first_commit_at - arrived_at   (equals TTFT for non-speculative methods)
+//   E2E              = last_token_at   - arrived_at
+//   TPOT             = (last_token_at - first_commit_at) / (output_tokens - 1)   (0 for one token)
+//   exposed transfer = decode_ready_at - prefill_done_at
+//   prefill queue    = prefill_start_at - arrived_at
+//   decode admission = decode_joined_at - decode_ready_at   (of which memory_wait_time was spent
+//                      waiting for decode HBM; the rest waiting for a batch slot)
+//   cache fetch      = cache_fetch_time: fetching the cached prefix from the KV store (part of the
+//                      prefill queue time)
+// ClusterStats aggregates a run: prefix-cache hits, decode memory peak, link utilisation (per
+// directed link, mean = integral of its load over the run / (capacity * simulated time)),
+// throughput, and goodput (requests meeting the scenario's SLOs per simulated second).
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+#include "sim/serving/serving_config.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::serving {
+
+struct RequestMetrics {
+  std::uint64_t id = 0;
+  int context_tokens = 0;
+  int output_tokens = 0;
+  Time arrived_at;
+  Time prefill_start_at;
+  Time prefill_done_at;
+  Time decode_ready_at;
+  Time full_kv_at;
+  Time decode_joined_at;
+  Time first_token_at;
+  Time first_commit_at;
+  Time last_token_at;
+  std::vector<Bytes> plane_bytes;
+  int verifications = 0;
+  int rollbacks = 0;
+  int drafted_tokens = 0;
+  int accepted_tokens = 0;
+  int wasted_draft_tokens = 0;
+  int committed_tokens = 0;
+  int prefill_instance = 0;
+  int decode_instance = 0;
+  int cached_tokens = 0;
+  Time cache_fetch_time;
+  Time memory_wait_time;
+  bool meets_slo = true;
+  // cachegen: chunks sent at each quality level (index = level) and chunks sent as text.
+  std::vector<int> cachegen_chunks_per_level;
+  int cachegen_text_chunks = 0;
+
+  Time ttft() const { return first_token_at - arrived_at; }
+  Time ttft_commit() const { return first_commit_at - arrived_at; }
+  Time e2e() const { return last_token_at - arrived_at; }
+  Time tpot() const;
+  Time exposed_transfer_time() const { return decode_ready_at - prefill_done_at; }
+  Time prefill_queue_time() const { return prefill_start_at - arrived_at; }
+  Time decode_admission_time() const { return decode_joined_at - decode_ready_at; }
+};
+
+struct LinkUtilisation {
+  std::uint32_t link = 0;
+  double mean = 0.0;
+  double peak = 0.0;
+};
+
+struct ClusterStats {
+  int num_prefill = 1;
+  int num_decode = 1;
+  std::int64_t cache_lookup_blocks = 0;
+  std::int64_t cache_hit_blocks = 0;
+  std::int64_t cache_evicted_blocks = 0;
+  std::int64_t cache_hit_tokens = 0;
+  double cache_block_hit_rate = 0.0;
+  double peak_decode_memory_fraction = 0.0;
+  std::vector<LinkUtilisation> links;  // links that carried traffic, by link id
+  double max_link_utilisation = 0.0;
+  double requests_per_s = 0.0;
+  double output_tokens_per_s = 0.0;
+  std::int64_t requests_meeting_slo = 0;
+  double goodput_requests_per_s = 0.0;
+};
+
+struct MethodResult {
+  TransferMethod method;
+  MethodQuality quality;
+  std::vector<RequestMetrics> requests;
+  std::uint64_t events_executed = 0;
+  Time simulated_time;
+  ClusterStats cluster;
+};
+
+}  // namespace lynxsim::serving

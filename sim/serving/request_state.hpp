@@ -1,0 +1,56 @@
+#pragma once
+// The live state of one request inside a serving run: its metrics record plus what the transfer
+// and the decode instance need to know about it.
+//
+// A transfer is a list of pieces (a range of layers over some tokens), each sent as one flow per
+// plane per prefill rank. The request is decode-ready when every piece has been sent (all_sent)
+// and the planes decode needs of every piece have arrived and been decoded.
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/serving/request_metrics.hpp"
+
+namespace lynxsim::serving {
+
+struct TransferPiece {
+  int layers = 0;
+  int tokens = 0;
+  int needed_flows_left = 0;
+  int all_flows_left = 0;
+};
+
+struct RequestState {
+  RequestMetrics metrics;
+  const std::vector<std::uint32_t>* hash_ids = nullptr;
+
+  std::vector<TransferPiece> pieces;
+  bool all_sent = false;
+  int pieces_ready = 0;
+  int pieces_full = 0;
+
+  bool prefill_started = false;
+  int prefilled_tokens = 0;  // context tokens whose KV exists on the prefill instance
+  std::int64_t reserved_bytes = 0;
+  Time memory_clock_at_ready;
+
+  // What the request does in the decode step now running, fixed when the step starts: a step that
+  // began on the anchor yields a draft even if the full KV lands before it ends.
+  enum class StepKind { commit, draft, verify };
+  StepKind step_kind = StepKind::commit;
+
+  bool speculating = false;
+  bool full_kv = false;
+  bool verify_pending = false;
+  bool stalled = false;
+  bool finished = false;
+  bool joined = false;
+  int drafts = 0;
+
+  int kv_length() const {
+    return metrics.context_tokens + metrics.committed_tokens + drafts;
+  }
+  int tokens_to_prefill() const { return metrics.context_tokens - prefilled_tokens; }
+};
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,158 @@
+#include "sim/serving/serving_cluster.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace lynxsim::serving {
+namespace {
+
+std::vector<net::HostId> rank_hosts(const net::Network& network, net::InstanceRole role,
+                                    std::size_t instance, int tp) {
+  std::vector<net::HostId> hosts;
+  for (int r = 0; r < tp; ++r) {
+    hosts.push_back(network.place(role, static_cast<std::uint32_t>(instance),
+                                  static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(tp)));
+  }
+  return hosts;
+}
+
+void commit_prefill_token(RequestState& r) {
+  auto& m = r.metrics;
+  m.first_token_at = m.prefill_done_at;
+  m.first_commit_at = m.prefill_done_at;
+  m.committed_tokens = 1;
+  if (m.output_tokens <= 1) {
+    m.last_token_at = m.prefill_done_at;
+    r.finished = true;
+  }
+}
+
+}  // namespace
+
+std::vector<InstanceSpec> expand_instances(const InstanceSpec& first,
+                                           const std::vector<InstanceSpec>& extra) {
+  std::vector<InstanceSpec> out;
+  const auto add = [&out](const InstanceSpec& group) {
+    if (group.count < 1) throw std::invalid_argument("an instance group needs count >= 1");
+    for (int i = 0; i < group.count; ++i) out.push_back(group);
+  };
+  add(first);
+  for (const InstanceSpec& group : extra) add(group);
+  return out;
+}
+
+ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
+                               const TransferMethod& method, double acceptance,
+                               const MethodQuality& quality)
+    : sim_(sim), config_(config), network_(config.make_network(sim)), router_(config.router) {
+  if (config.layers_per_flow < 1) throw std::invalid_argument("layers_per_flow must be >= 1");
+  if (config.prefill_schedule.chunked && config.prefill_schedule.max_batch_tokens < 1) {
+    throw std::invalid_argument("chunked prefill needs max_batch_tokens >= 1");
+  }
+  build_instances(method, acceptance, quality);
+  if (config.prefix_cache.enabled) {
+    if (config.prefix_cache.block_tokens < 1) throw std::invalid_argument("cache blocks need tokens");
+    store_host_ = network_->host_by_name(config.prefix_cache.store_host);
+    cache_.emplace(config.prefix_cache.capacity, transfer_->block_bytes(config.prefix_cache.block_tokens));
+  }
+  if (config.measure_links) links_.emplace(sim);
+}
+
+void ServingCluster::build_instances(const TransferMethod& method, double acceptance,
+                                     const MethodQuality& quality) {
+  KvTransferParams tp;
+  tp.method = &method;
+  tp.geometry = {config_.model.num_layers, config_.model.num_kv_heads, config_.model.head_dim};
+  tp.measured_size_ratio = quality.measured_size_ratio;
+  tp.cachegen_level_ratios = quality.cachegen_level_ratios;
+  const auto prefill_specs = expand_instances(config_.prefill, config_.extra_prefill);
+  const auto decode_specs = expand_instances(config_.decode, config_.extra_decode);
+  for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
+    const InstanceSpec& s = prefill_specs[i];
+    prefill_timing_.push_back(std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel));
+    tp.prefill_timing.push_back(prefill_timing_.back().get());
+    tp.prefill_hosts.push_back(rank_hosts(*network_, net::InstanceRole::prefill, i, s.tensor_parallel));
+  }
+  for (std::size_t i = 0; i < decode_specs.size(); ++i) {
+    const InstanceSpec& s = decode_specs[i];
+    decode_timing_.push_back(std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel));
+    tp.decode_timing.push_back(decode_timing_.back().get());
+    tp.decode_hosts.push_back(rank_hosts(*network_, net::InstanceRole::decode, i, s.tensor_parallel));
+    const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
+                          config_.speculation.max_draft_tokens, acceptance, method.speculative(),
+                          config_.decode_memory.usable_fraction};
+    decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_.back(), dp, nullptr));
+  }
+  transfer_ = std::make_unique<KvTransfer>(
+      sim_, *network_, std::move(tp),
+      [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_decode_ready(r); },
+      [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_full_kv(r); });
+  for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
+    const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
+                           config_.layers_per_flow};
+    prefill_.push_back(std::make_unique<PrefillInstance>(
+        sim_, *prefill_timing_[i], *transfer_, pp, [this](RequestState& r) { prefill_done(r); }));
+  }
+}
+
+void ServingCluster::schedule(std::deque<RequestState>& requests) {
+  for (RequestState& r : requests) {
+    sim_.schedule_at(r.metrics.arrived_at, [this, &r] { arrive(r); });
+  }
+}
+
+void ServingCluster::arrive(RequestState& request) {
+  auto& m = request.metrics;
+  m.prefill_instance = router_.pick_prefill(prefill_);
+  m.decode_instance = router_.pick_decode(decode_, request);
+  decode_[static_cast<std::size_t>(m.decode_instance)]->on_routed(request);
+  PrefillInstance& prefill = *prefill_[static_cast<std::size_t>(m.prefill_instance)];
+  if (!cache_ || request.hash_ids == nullptr) {
+    prefill.submit(request);
+    return;
+  }
+  const int hits = cache_->lookup(*request.hash_ids);
+  const auto block = static_cast<std::int64_t>(config_.prefix_cache.block_tokens);
+  m.cached_tokens = static_cast<int>(std::min<std::int64_t>(hits * block, m.context_tokens - 1));
+  if (m.cached_tokens <= 0) {
+    m.cached_tokens = 0;
+    prefill.submit(request);
+    return;
+  }
+  request.prefilled_tokens = m.cached_tokens;
+  prefill.expect(request);
+  transfer_->fetch_prefix(request, store_host_, m.cached_tokens, [this, &request, &prefill] {
+    request.metrics.cache_fetch_time = sim_.now() - request.metrics.arrived_at;
+    prefill.submit_expected(request);
+  });
+}
+
+void ServingCluster::prefill_done(RequestState& request) {
+  if (cache_ && request.hash_ids != nullptr) cache_->insert(*request.hash_ids);
+  if (config_.first_token_from == FirstTokenSource::prefill) commit_prefill_token(request);
+}
+
+ClusterStats ServingCluster::stats(Time end) const {
+  ClusterStats s;
+  s.num_prefill = static_cast<int>(prefill_.size());
+  s.num_decode = static_cast<int>(decode_.size());
+  if (cache_) {
+    const PrefixCacheCounters& c = cache_->counters();
+    s.cache_lookup_blocks = c.lookup_blocks;
+    s.cache_hit_blocks = c.hit_blocks;
+    s.cache_evicted_blocks = c.evicted_blocks;
+    s.cache_block_hit_rate = c.lookup_blocks > 0 ? static_cast<double>(c.hit_blocks) /
+                                                       static_cast<double>(c.lookup_blocks)
+                                                 : 0.0;
+  }
+  for (const auto& d : decode_) {
+    s.peak_decode_memory_fraction = std::max(
+        s.peak_decode_memory_fraction,
+        static_cast<double>(d->peak_bytes()) / static_cast<double>(d->capacity_bytes()));
+  }
+  if (links_) s.links = links_->finish(end);
+  for (const LinkUtilisation& l : s.links) s.max_link_utilisation = std::max(s.max_link_utilisation, l.mean);
+  return s;
+}
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,59 @@
+#pragma once
+// A serving cluster for one method: N prefill and M decode instances on one network, a router,
+// the KV transfer between them and an optional prefix cache on a KV store host.
+//
+// A request's path: it arrives, the router picks its prefill and decode instance (the decode
+// instance notes the expected reservation), the prefix cache (if enabled) finds its cached prefix
+// and the store sends it to the prefill instance, the prompt joins the prefill queue, its KV streams
+// to the decode instance, it decodes there and finishes. When its prefill finishes, its blocks
+// enter the cache. With the first token taken from prefill, that token is committed at
+// prefill_done_at (a one-token request then finishes there).
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "sim/compute/timing_model.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/net/network.hpp"
+#include "sim/serving/decode_instance.hpp"
+#include "sim/serving/kv_transfer.hpp"
+#include "sim/serving/link_usage.hpp"
+#include "sim/serving/prefill_instance.hpp"
+#include "sim/serving/prefix_cache.hpp"
+#include "sim/serving/request_router.hpp"
+#include "sim/serving/serving_config.hpp"
+
+namespace lynxsim::serving {
+
+class ServingCluster {
+public:
+  ServingCluster(Simulator& sim, const ServingConfig& config, const TransferMethod& method,
+                 double acceptance, const MethodQuality& quality);
+
+  // Schedules the arrival of every request (they must outlive the run).
+  void schedule(std::deque<RequestState>& requests);
+  // Cache, memory and link figures after the run (throughput and goodput are filled by the caller).
+  ClusterStats stats(Time end) const;
+
+private:
+  void build_instances(const TransferMethod& method, double acceptance, const MethodQuality& quality);
+  void arrive(RequestState& request);
+  void prefill_done(RequestState& request);
+
+  Simulator& sim_;
+  const ServingConfig& config_;
+  std::unique_ptr<net::Network> network_;
+  std::vector<std::unique_ptr<TimingModel>> prefill_timing_;
+  std::vector<std::unique_ptr<TimingModel>> decode_timing_;
+  std::unique_ptr<KvTransfer> transfer_;
+  std::vector<std::unique_ptr<PrefillInstance>> prefill_;
+  std::vector<std::unique_ptr<DecodeInstance>> decode_;
+  RequestRouter router_;
+  std::optional<PrefixCache> cache_;
+  net::HostId store_host_ = 0;
+  std::optional<LinkUsage> links_;
+};
+
+}  // namespace lynxsim::serving

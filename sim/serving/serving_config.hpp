@@ -1,0 +1,131 @@
+#pragma once
+// Everything a serving run needs, as typed values (the scenario layer fills it from JSON).
+//
+// A cluster of prefill and decode instances (each a model on a GPU type with a tensor-parallel
+// degree; `count` identical instances per group), a router that assigns every arriving request to
+// one prefill and one decode instance, the requests, how KV leaves the prefill GPU (layer by layer
+// while prefill runs, or all at once after it), the prefill batching policy, the decode memory
+// model, an optional prefix cache and the speculation limits of speculative methods. The network is
+// built by a factory so that serving depends only on the Network interface, never on a topology;
+// instance i of a role places its tensor-parallel ranks with Network::place(role, i, rank, tp),
+// instances numbered across groups in order.
+//
+// Defaults reproduce the single-request timeline: one instance per role, one prompt per prefill
+// pass, one flow per plane per rank per layer, no memory limit beyond the GPU's HBM, no cache.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+#include "sim/net/network.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::serving {
+
+enum class StreamingMode { layerwise, after_prefill };
+enum class FirstTokenSource { decode, prefill };
+enum class RouterPolicy { round_robin, least_loaded, memory_aware };
+enum class PrefillOrder { fcfs, shortest_prompt_first };
+
+struct InstanceSpec {
+  HardwareSpec gpu;
+  int tensor_parallel = 1;
+  int count = 1;
+};
+
+struct RequestSpec {
+  Time arrival_at;
+  int context_tokens = 0;
+  int output_tokens = 1;
+  // Mooncake prefix blocks: hash_ids[i] names tokens [i * block, (i + 1) * block) of the prompt.
+  std::vector<std::uint32_t> hash_ids{};
+};
+
+// Precision figures measured for a method (sim/accuracy), attached to its results. `acceptance` is
+// the per-token probability that a draft made on the anchor equals the verified token.
+struct MethodQuality {
+  double acceptance = 1.0;
+  std::string acceptance_source = "default";
+  std::map<std::string, double> metrics;
+  // Measured encoded bytes per token relative to bf16 (methods whose size is measured, cachegen).
+  double measured_size_ratio = 0.0;
+  // cachegen: the measured ratio of every quality level (index = level, 0 = highest quality), from
+  // accuracy::run_cachegen_sizes; empty = one level of measured_size_ratio.
+  std::vector<double> cachegen_level_ratios{};
+};
+
+struct SpeculationSpec {
+  int max_draft_tokens = 64;
+  std::optional<double> acceptance;
+};
+
+// Prefill batching: a pass takes queued prompts in order while their tokens fit max_batch_tokens
+// (0: one prompt per pass). With `chunked`, the last prompt is split so the pass fills the budget
+// exactly and its remainder leads the next pass (requires max_batch_tokens > 0).
+struct PrefillSchedule {
+  PrefillOrder order = PrefillOrder::fcfs;
+  int max_batch_tokens = 0;
+  bool chunked = false;
+};
+
+// Decode HBM: weights_per_rank + sum of reserved KV per rank <= hbm_capacity * usable_fraction.
+struct DecodeMemorySpec {
+  double usable_fraction = 0.9;
+};
+
+// A KV store host holding 512-token prefix blocks (Mooncake hash_ids) encoded with the method.
+struct PrefixCacheSpec {
+  bool enabled = false;
+  std::string store_host;
+  Bytes capacity{0};
+  int block_tokens = 512;
+};
+
+// Service-level objectives for goodput: a request meets them when TTFT <= ttft and TPOT <= tpot
+// (an absent bound always holds).
+struct ServingSlo {
+  std::optional<Time> ttft;
+  std::optional<Time> tpot;
+};
+
+using NetworkFactory = std::function<std::unique_ptr<net::Network>(Simulator&)>;
+
+struct ServingConfig {
+  ModelSpec model;
+  InstanceSpec prefill;
+  InstanceSpec decode;
+  // More groups of instances after `prefill` / `decode` (heterogeneous clusters).
+  std::vector<InstanceSpec> extra_prefill;
+  std::vector<InstanceSpec> extra_decode;
+  StreamingMode streaming = StreamingMode::layerwise;
+  FirstTokenSource first_token_from = FirstTokenSource::decode;
+  SpeculationSpec speculation;
+  int max_decode_batch = 256;
+  RouterPolicy router = RouterPolicy::round_robin;
+  PrefillSchedule prefill_schedule;
+  DecodeMemorySpec decode_memory;
+  PrefixCacheSpec prefix_cache;
+  ServingSlo slo;
+  // Layer-wise streaming sends one flow per plane per rank for every `layers_per_flow` layers.
+  int layers_per_flow = 1;
+  // Integrate link loads over the run (utilisation in ClusterStats; costs one callback per change).
+  bool measure_links = true;
+  std::vector<RequestSpec> requests;
+  NetworkFactory make_network;
+  std::uint64_t seed = 1;
+};
+
+// One InstanceSpec per instance (groups expanded), prefill or decode.
+std::vector<InstanceSpec> expand_instances(const InstanceSpec& first,
+                                           const std::vector<InstanceSpec>& extra);
+
+}  // namespace lynxsim::serving

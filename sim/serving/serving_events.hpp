@@ -1,0 +1,55 @@
+#pragma once
+// Events the serving model publishes on the Simulator's observer bus (for traces and metrics).
+// Times are simulator timestamps; `request` is the request id; `instance` names the GPU instance.
+
+#include <cstdint>
+#include <string>
+
+#include "sim/core/time.hpp"
+#include "sim/core/units.hpp"
+
+namespace lynxsim::serving {
+
+struct PrefillLayerDone {
+  std::uint64_t request;
+  int layer;
+  Time started_at;
+  Time finished_at;
+};
+
+struct KernelRan {
+  std::uint64_t request;
+  std::string instance;
+  std::string kind;
+  Time started_at;
+  Time finished_at;
+};
+
+struct DecodeStepDone {
+  int batch_size;
+  int verifying;
+  Time started_at;
+  Time finished_at;
+};
+
+struct VerificationDone {
+  std::uint64_t request;
+  int drafted;
+  int accepted;
+  Time at;
+};
+
+// Reserved KV bytes per rank of a decode instance changed (a request joined or finished).
+struct DecodeMemoryChanged {
+  int instance;
+  std::int64_t used_bytes;      // weights + reserved KV, per rank
+  std::int64_t capacity_bytes;  // hbm_capacity * usable_fraction, per rank
+  Time at;
+};
+
+struct RequestDone {
+  std::uint64_t request;
+  Time at;
+};
+
+}  // namespace lynxsim::serving

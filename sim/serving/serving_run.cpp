@@ -1,0 +1,76 @@
+#include "sim/serving/serving_run.hpp"
+
+#include <deque>
+#include <stdexcept>
+
+#include "sim/serving/serving_cluster.hpp"
+
+namespace lynxsim::serving {
+namespace {
+
+std::deque<RequestState> make_requests(const ServingConfig& config) {
+  std::deque<RequestState> states;
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    const RequestSpec& spec = config.requests[i];
+    if (spec.context_tokens < 1 || spec.output_tokens < 1) {
+      throw std::invalid_argument("requests need at least one context and one output token");
+    }
+    RequestState& s = states.emplace_back();
+    s.metrics.id = i;
+    s.metrics.context_tokens = spec.context_tokens;
+    s.metrics.output_tokens = spec.output_tokens;
+    s.metrics.arrived_at = spec.arrival_at;
+    if (!spec.hash_ids.empty()) s.hash_ids = &spec.hash_ids;
+  }
+  return states;
+}
+
+bool meets_slo(const ServingSlo& slo, const RequestMetrics& m) {
+  return (!slo.ttft || m.ttft() <= *slo.ttft) && (!slo.tpot || m.tpot() <= *slo.tpot);
+}
+
+void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Time end) {
+  const double seconds = end.seconds();
+  std::int64_t tokens = 0;
+  for (const RequestMetrics& m : requests) {
+    tokens += m.output_tokens;
+    s.requests_meeting_slo += m.meets_slo ? 1 : 0;
+    s.cache_hit_tokens += m.cached_tokens;
+  }
+  if (seconds <= 0.0) return;
+  s.requests_per_s = static_cast<double>(requests.size()) / seconds;
+  s.output_tokens_per_s = static_cast<double>(tokens) / seconds;
+  s.goodput_requests_per_s = static_cast<double>(s.requests_meeting_slo) / seconds;
+}
+
+}  // namespace
+
+double effective_acceptance(const ServingConfig& config, const TransferMethod& method,
+                            const MethodQuality& quality) {
+  if (method.acceptance) return *method.acceptance;
+  if (config.speculation.acceptance) return *config.speculation.acceptance;
+  return quality.acceptance;
+}
+
+MethodResult run_serving(const ServingConfig& config, const TransferMethod& method,
+                         const MethodQuality& quality, const SimulatorHook& hook) {
+  Simulator sim(config.seed);
+  if (hook) hook(sim);
+  ServingCluster cluster(sim, config, method, effective_acceptance(config, method, quality),
+                         quality);
+  std::deque<RequestState> requests = make_requests(config);
+  cluster.schedule(requests);
+  sim.run();
+
+  MethodResult result{method, quality, {}, sim.events_executed(), sim.now(), cluster.stats(sim.now())};
+  result.requests.reserve(requests.size());
+  for (RequestState& r : requests) {
+    if (!r.finished) throw std::logic_error("a request did not finish: the serving model stalled");
+    r.metrics.meets_slo = meets_slo(config.slo, r.metrics);
+    result.requests.push_back(r.metrics);
+  }
+  add_rates(result.cluster, result.requests, result.simulated_time);
+  return result;
+}
+
+}  // namespace lynxsim::serving

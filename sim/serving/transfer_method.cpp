@@ -1,0 +1,145 @@
+#include "sim/serving/transfer_method.hpp"
+
+#include <fmt/format.h>
+#include <numeric>
+#include <stdexcept>
+
+namespace lynxsim::serving {
+namespace {
+
+TransferMethod plain(std::string name, int bits, std::string description) {
+  TransferMethod m;
+  m.name = std::move(name);
+  m.family = bits == 16 ? MethodFamily::bf16 : MethodFamily::int_n;
+  m.bits = bits;
+  m.planes = {bits};
+  m.decode_after_planes = 1;
+  m.description = std::move(description);
+  return m;
+}
+
+TransferMethod kivi(int bits) {
+  TransferMethod m = plain(fmt::format("kivi{}", bits), bits, "");
+  m.family = MethodFamily::kivi;
+  m.description = fmt::format(
+      "KIVI {}-bit: keys per-channel, values per-token, groups of 32, last 128 tokens in 16-bit", bits);
+  return m;
+}
+
+std::vector<int> parse_split(std::string_view text) {
+  std::vector<int> planes;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    const std::size_t plus = text.find('+', start);
+    const std::string_view part = text.substr(start, plus == std::string_view::npos ? plus : plus - start);
+    if (part.empty() || part.size() > 1 || part[0] < '1' || part[0] > '8') {
+      throw std::invalid_argument(fmt::format("bad plane split \"{}\"", text));
+    }
+    planes.push_back(part[0] - '0');
+    if (plus == std::string_view::npos) break;
+    start = plus + 1;
+  }
+  return planes;
+}
+
+TransferMethod lynx(std::vector<int> planes, std::string name) {
+  TransferMethod m;
+  m.name = std::move(name);
+  m.family = MethodFamily::lynx;
+  m.bits = std::accumulate(planes.begin(), planes.end(), 0);
+  m.planes = std::move(planes);
+  m.decode_after_planes = 1;
+  m.description = "Lynx: 8-bit code split by significance, decode speculatively on the anchor plane";
+  return m;
+}
+
+TransferMethod cachegen(std::string name, int level) {
+  TransferMethod m = plain(std::move(name), 8, "");
+  m.family = MethodFamily::cachegen;
+  m.cachegen_level = level;
+  m.description = fmt::format(
+      "CacheGen: layer-wise bins, arithmetic coding, 1500-token chunks with a per-chunk level "
+      "(best level {}) or text fallback under a transfer SLO", level);
+  return m;
+}
+
+void check_cachegen(const CacheGenParams& c, int level, std::vector<std::string>& problems) {
+  if (c.chunk_tokens < 1) problems.emplace_back("cachegen chunk_tokens must be >= 1");
+  if (!(c.slo_s > 0.0)) problems.emplace_back("cachegen slo must be > 0");
+  if (!(c.initial_bandwidth_bytes_per_s > 0.0)) problems.emplace_back("cachegen initial bandwidth must be > 0");
+  if (!(c.encode_mb_per_s > 0.0) || !(c.decode_mb_per_s > 0.0)) {
+    problems.emplace_back("cachegen coder throughputs must be > 0 MB/s");
+  }
+  if (level < 0) problems.emplace_back("cachegen_level must be >= 0");
+}
+
+}  // namespace
+
+TransferMethod preset_method(std::string_view name) {
+  if (name == "bf16") return plain("bf16", 16, "16-bit KV, no quantization");
+  if (name == "int8") return plain("int8", 8, "8-bit asymmetric, per-token groups (standard 8-bit)");
+  if (name == "int4") return plain("int4", 4, "4-bit asymmetric, per-token groups");
+  if (name == "kivi2") return kivi(2);
+  if (name == "kivi4") return kivi(4);
+  if (name == "lynx") return lynx({4, 4}, "lynx");
+  if (name == "lynx-qs") {
+    TransferMethod m = lynx({4, 4}, "lynx-qs");
+    m.anchor_scheme = AnchorScheme::quantspec;
+    m.description = "Lynx with a QuantSpec anchor: 4-bit round-to-nearest plus signed 4-bit residual";
+    return m;
+  }
+  if (name.starts_with("lynx-")) return lynx(parse_split(name.substr(5)), std::string(name));
+  if (name == "cachegen") return cachegen("cachegen", 1);
+  if (name.size() == 10 && name.starts_with("cachegen-") && name[9] >= '0' && name[9] <= '3') {
+    return cachegen(std::string(name), name[9] - '0');
+  }
+  throw std::invalid_argument(fmt::format("unknown transfer method \"{}\" (known: {})", name,
+                                          fmt::join(method_preset_names(), ", ")));
+}
+
+std::vector<std::string> method_preset_names() {
+  return {"bf16", "int8", "int4", "kivi2", "kivi4", "lynx", "lynx-2+2+4", "lynx-3+5", "lynx-2+6",
+          "lynx-1+1+2+4", "lynx-qs", "cachegen"};
+}
+
+std::string_view family_name(MethodFamily family) {
+  switch (family) {
+    case MethodFamily::bf16: return "bf16";
+    case MethodFamily::int_n: return "int";
+    case MethodFamily::kivi: return "kivi";
+    case MethodFamily::lynx: return "lynx";
+    case MethodFamily::cachegen: return "cachegen";
+  }
+  return "?";
+}
+
+std::vector<std::string> validate_method(const TransferMethod& m) {
+  std::vector<std::string> problems;
+  if (m.name.empty()) problems.emplace_back("name must not be empty");
+  if (m.planes.empty()) problems.emplace_back("planes must not be empty");
+  for (const int b : m.planes) {
+    if (b < 1 || b > 16) problems.push_back(fmt::format("plane width {} outside 1..16 bits", b));
+  }
+  if (std::accumulate(m.planes.begin(), m.planes.end(), 0) != m.bits) {
+    problems.push_back(fmt::format("plane bits must add up to {} bits", m.bits));
+  }
+  if (m.family == MethodFamily::bf16 && m.bits != 16) problems.emplace_back("bf16 has 16 bits");
+  if (m.family != MethodFamily::bf16 && (m.bits < 2 || m.bits > 8)) {
+    problems.push_back(fmt::format("quantized codes have 2..8 bits, not {}", m.bits));
+  }
+  if (m.decode_after_planes < 1 || m.decode_after_planes > m.num_planes()) {
+    problems.push_back("decode_after_planes must be between 1 and the number of planes");
+  }
+  if (m.family != MethodFamily::lynx && m.speculative()) {
+    problems.emplace_back("only lynx methods may decode before every plane has arrived");
+  }
+  if (m.group_size < 0) problems.emplace_back("group_size must be >= 0 (0 = head_dim)");
+  if (m.kivi_window < 0 || m.kivi_group < 1) problems.emplace_back("bad KIVI window or group");
+  if (m.family == MethodFamily::cachegen) check_cachegen(m.cachegen, m.cachegen_level, problems);
+  if (m.acceptance && (*m.acceptance < 0.0 || *m.acceptance > 1.0)) {
+    problems.emplace_back("acceptance must lie in [0, 1]");
+  }
+  return problems;
+}
+
+}  // namespace lynxsim::serving

@@ -1,0 +1,143 @@
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <fstream>
+#include <map>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "compute_fixtures.hpp"
+#include "sim/compute/card_loader.hpp"
+
+namespace lynxsim {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scratch_file(const std::string& name, const std::string& text) {
+  const fs::path dir = fs::path(LYNXSIM_BINARY_DIR) / "test_compute_cards";
+  fs::create_directories(dir);
+  const fs::path path = dir / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string error_of(const std::function<void()>& load) {
+  try {
+    load();
+  } catch (const CardError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const char* kGoodModel = R"({"schema_version": 1, "name": "x", "description": "d",
+  "num_layers": 2, "hidden_size": 64, "num_heads": 4, "num_kv_heads": 2, "head_dim": 16,
+  "ffn_dim": 128, "vocab_size": 100, "num_params": 1e5, "rope_theta": 10000,
+  "max_context": 4096, "source": "test"})";
+
+TEST_CASE("every model card loads and its KV bytes per token match the reference table") {
+  const std::map<std::string, std::int64_t> kv_kib_x2 = {
+      {"llama-3.1-8b", 256}, {"llama-3.1-70b", 640}, {"llama-3.1-405b", 1008},
+      {"qwen2.5-7b", 112},   {"qwen2.5-14b", 384},   {"qwen2.5-32b", 512},
+      {"qwen2.5-72b", 640},  {"qwen3-8b", 288},      {"qwen3-32b", 512},
+      {"mistral-7b", 256},   {"yi-34b", 480},        {"glm-4-9b", 80},
+      {"llama-2-7b", 1024},  {"smollm2-135m", 45}};
+  const auto cards = list_model_cards(test::source_path("models"));
+  REQUIRE(cards.size() >= kv_kib_x2.size());
+  for (const auto& [name, half_kib] : kv_kib_x2) {
+    CAPTURE(name);
+    const auto it = std::find_if(cards.begin(), cards.end(),
+                                 [&](const ModelSpec& m) { return m.name == name; });
+    REQUIRE(it != cards.end());
+    CHECK(it->kv_bytes_per_token_bf16().value * 2 == half_kib * 1024);
+  }
+  for (const ModelSpec& m : cards) {
+    CAPTURE(m.name);
+    CHECK(m.num_heads % m.num_kv_heads == 0);
+    const double counted = m.linear_params_per_layer() * m.num_layers + m.lm_head_params();
+    CHECK(counted <= 1.02 * m.num_params);
+    CHECK(counted + m.lm_head_params() >= 0.93 * m.num_params);
+    CHECK(!describe(m).empty());
+  }
+}
+
+TEST_CASE("every hardware profile loads and passes sanity checks") {
+  const auto profiles = list_hardware(test::source_path("configs/gpus"));
+  CHECK(profiles.size() >= 8);
+  for (const char* name : {"a100-80g", "h100-sxm", "h200", "b200", "l40s", "mi300x",
+                           "ascend-910b", "ascend-910c-die"}) {
+    CAPTURE(name);
+    const HardwareSpec h = test::shipped_hardware(name);
+    CHECK(h.name == name);
+    CHECK(h.peak_int8.value >= 1.9 * h.peak_bf16.value);
+    CHECK(h.peak_bf16.value > 1e14);
+    CHECK(h.hbm_capacity.value >= 48'000'000'000);
+    CHECK(h.hbm_bandwidth.value > 5e11);
+    for (double eff : {h.compute_efficiency, h.memory_efficiency, h.attention_efficiency,
+                       h.kernel_memory_efficiency}) {
+      CHECK(eff > 0.2);
+      CHECK(eff <= 1.0);
+    }
+    CHECK(h.layer_overhead < Time::from_us(200.0));
+    CHECK(h.kernel_launch > Time::zero());
+    CHECK(h.nic_bandwidth.value >= 100e9);
+    CHECK(!describe(h).empty());
+  }
+  const HardwareSpec h100 = test::shipped_hardware("h100-sxm");
+  CHECK(h100.peak_bf16.value == doctest::Approx(989.4e12));
+  CHECK(h100.hbm_bandwidth.value == doctest::Approx(3.35e12));
+  CHECK(h100.hbm_capacity.value == 80'000'000'000);
+  CHECK(h100.nic_bandwidth.value == doctest::Approx(400e9));
+  CHECK(test::shipped_hardware("ascend-910b").hbm_bandwidth.value ==
+        doctest::Approx(1.6 * 1024.0 * 1024 * 1024 * 1024));
+}
+
+TEST_CASE("a model card with several faults reports all of them with file and JSON path") {
+  std::string text = kGoodModel;
+  text.replace(text.find("\"num_layers\": 2"), 15, "\"num_layers\": -2");
+  text.replace(text.find("\"head_dim\": 16"), 14, "\"head_dim\": \"16\"");
+  text.replace(text.find("\"source\": \"test\""), 16, "\"sorce\": \"test\"");
+  const fs::path path = scratch_file("bad_model.json", text);
+  const std::string message = error_of([&] { load_model_card(path); });
+  CHECK(message.find(path.string() + ": /num_layers: expected a positive integer") != std::string::npos);
+  CHECK(message.find("/head_dim: expected a positive integer") != std::string::npos);
+  CHECK(message.find("/source: missing field") != std::string::npos);
+  CHECK(message.find("/sorce: unknown key") != std::string::npos);
+}
+
+TEST_CASE("a valid minimal model card loads") {
+  const ModelSpec m = load_model_card(scratch_file("good_model.json", kGoodModel));
+  CHECK(m.name == "x");
+  CHECK(m.kv_bytes_per_token_bf16().value == 2 * 2 * 2 * 16 * 2);
+}
+
+TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad efficiencies") {
+  nlohmann::json j = nlohmann::json::parse(
+      std::ifstream(test::source_path("configs/gpus/h100-sxm.json")));
+  j["hbm_bandwidth"]["value"] = 3.35e12;
+  j["peak_bf16"].erase("source");
+  j["compute_efficiency"]["value"] = 1.5;
+  j["layer_overhead"]["value"] = "30 parsecs";
+  j["extra"] = 1;
+  const fs::path path = scratch_file("bad_gpu.json", j.dump());
+  const std::string message = error_of([&] { load_hardware_profile(path); });
+  CHECK(message.find(path.string() + ": /hbm_bandwidth/value: expected a byte rate") != std::string::npos);
+  CHECK(message.find("/peak_bf16/source: missing field") != std::string::npos);
+  CHECK(message.find("/compute_efficiency/value: expected a number in (0, 1]") != std::string::npos);
+  CHECK(message.find("/layer_overhead/value: expected a duration") != std::string::npos);
+  CHECK(message.find("/extra: unknown key") != std::string::npos);
+}
+
+TEST_CASE("unreadable or malformed files raise CardError naming the file") {
+  CHECK(error_of([] { load_model_card("/nonexistent/card.json"); }).find("/nonexistent/card.json") == 0);
+  const fs::path path = scratch_file("broken.json", "{\"name\": ");
+  CHECK(error_of([&] { load_hardware_profile(path); }).find("invalid JSON") != std::string::npos);
+  CHECK_THROWS_AS(list_model_cards("/nonexistent"), CardError);
+}
+
+}  // namespace
+}  // namespace lynxsim

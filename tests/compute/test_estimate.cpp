@@ -1,0 +1,54 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "compute_fixtures.hpp"
+#include "sim/compute/estimate.hpp"
+
+namespace lynxsim {
+namespace {
+
+TEST_CASE("the estimate for Llama-3.1-8B at 32K on H100 is in the measured range") {
+  const Estimate e = build_estimate(test::shipped_model("llama-3.1-8b"),
+                                    test::shipped_hardware("h100-sxm"), {32768, 1, 1});
+  CHECK(e.prefill_time_s > 1.0);
+  CHECK(e.prefill_time_s < 4.0);
+  CHECK(e.prefill_bound == Bound::compute);
+  CHECK(e.decode_step_time_s > 5e-3);
+  CHECK(e.decode_step_time_s < 10e-3);
+  CHECK(e.decode_bound == Bound::memory);
+  CHECK(e.kv_bytes_per_token == 128 * 1024);
+  CHECK(e.fits_in_hbm);
+  CHECK(e.prefill_layer.attention_bound == Bound::compute);
+  CHECK(e.decode_layer.linear_bound == Bound::memory);
+}
+
+TEST_CASE("the estimate renders as JSON with the documented keys and as a table") {
+  const Estimate e = build_estimate(test::shipped_model("qwen2.5-7b"),
+                                    test::shipped_hardware("a100-80g"), {8192, 4, 8});
+  const nlohmann::json j = nlohmann::json::parse(estimate_json(e));
+  CHECK(j.at("schema_version") == 1);
+  CHECK(j.at("prefill_time_s").get<double>() == doctest::Approx(e.prefill_time_s));
+  CHECK(j.at("decode_step_time_s").get<double>() == doctest::Approx(e.decode_step_time_s));
+  CHECK(j.at("kv_bytes_per_token") == 56 * 1024);
+  CHECK(j.at("kv_replication") == 2);
+  CHECK(j.at("kv_bytes_per_token_per_rank").get<std::int64_t>() * 8 == 112 * 1024);
+  CHECK(j.at("prefill_bound").is_string());
+  CHECK(j.at("decode_bound") == "memory");
+  CHECK(j.at("prefill_layer").at("allreduce_time_s").get<double>() > 0.0);
+  const std::string table = estimate_table(e);
+  CHECK(table.find("qwen2.5-7b on a100-80g") != std::string::npos);
+  CHECK(table.find("memory-bound") != std::string::npos);
+}
+
+TEST_CASE("a model too large for one device is flagged") {
+  const Estimate e = build_estimate(test::shipped_model("llama-3.1-70b"),
+                                    test::shipped_hardware("h100-sxm"), {1024, 1, 1});
+  CHECK_FALSE(e.fits_in_hbm);
+  CHECK_THROWS_AS(build_estimate(test::shipped_model("llama-3.1-70b"),
+                                 test::shipped_hardware("h100-sxm"), {0, 1, 1}),
+                  std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace lynxsim

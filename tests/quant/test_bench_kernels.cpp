@@ -1,0 +1,22 @@
+#include <doctest/doctest.h>
+
+#include "sim/quant/bench_kernels.hpp"
+
+using namespace lynxsim::quant;
+
+TEST_CASE("kernel benchmark runs on a small workload and reports positive rates") {
+  KernelBenchConfig config;
+  config.layers = 1;
+  config.kv_heads = 2;
+  config.tokens = 256;
+  config.threads = 2;
+  config.repeats = 1;
+  const KernelBenchResult result = bench_kernels(config);
+  CHECK(result.input_gigabytes == doctest::Approx(2 * 256 * 128 * 4 / 1e9));
+  CHECK(result.threads_used == 2);
+  CHECK(result.reference.encode_gbps > 0.0);
+  CHECK(result.fast_single.decode_gbps > 0.0);
+  CHECK(result.fast_threads.encode_gbps > 0.0);
+  CHECK(result.memcpy_gbps > 0.0);
+  CHECK(format_kernel_bench(result).find("optimized (2 threads)") != std::string::npos);
+}

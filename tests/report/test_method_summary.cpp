@@ -1,0 +1,89 @@
+#include <doctest/doctest.h>
+
+#include "sample_results.hpp"
+#include "sim/report/method_summary.hpp"
+#include "sim/report/result_table.hpp"
+
+using namespace lynxsim;
+using namespace lynxsim::report;
+
+TEST_CASE("method summaries aggregate latencies, bytes and speculation counters") {
+  const auto results = testing::sample_results();
+  const auto summaries = summarize_methods(results);
+  REQUIRE(summaries.size() == 3);
+  const auto& bf16 = summaries[0];
+  CHECK(bf16.ttft_s.mean == doctest::Approx(0.5));
+  CHECK(bf16.ttft_s.p50 == doctest::Approx(0.5));
+  CHECK(bf16.ttft_s.p90 == doctest::Approx(0.58));
+  CHECK(bf16.tpot_s.mean == doctest::Approx(0.01));
+  CHECK(bf16.bytes_total == 2 * 16000);
+  const auto& lynx = summaries[2];
+  CHECK(lynx.speculative);
+  CHECK(lynx.ttft_commit_s.mean == doctest::Approx(0.35));
+  CHECK(lynx.exposed_transfer_s.mean == doctest::Approx(0.08));
+  CHECK(lynx.bytes_per_plane == std::vector<std::int64_t>{8000, 8000});
+  CHECK(lynx.rollbacks == 1);
+  CHECK(lynx.wasted_draft_tokens == 1);
+  CHECK(lynx.measured_acceptance == doctest::Approx(0.8));
+  CHECK(lynx.acceptance == doctest::Approx(0.9));
+}
+
+TEST_CASE("speedups compare mean TTFT against the baselines present in the run") {
+  const auto results = testing::sample_results();
+  const auto summaries = summarize_methods(results);
+  CHECK(summaries[2].speedup_vs.at("int8") == doctest::Approx(1.5));
+  CHECK(summaries[2].speedup_vs.at("bf16") == doctest::Approx(2.5));
+  CHECK(summaries[1].speedup_vs.at("bf16") == doctest::Approx(5.0 / 3.0));
+  CHECK(summaries[1].speedup_vs.at("int8") == doctest::Approx(1.0));
+
+  const std::vector<serving::MethodResult> without_int8{results[0], results[2]};
+  const auto partial = summarize_methods(without_int8);
+  CHECK(partial[1].speedup_vs.count("int8") == 0);
+  CHECK(partial[1].speedup_vs.at("bf16") == doctest::Approx(2.5));
+}
+
+TEST_CASE("the terminal table shows units, speedups and accuracy columns") {
+  const auto summaries = summarize_methods(testing::sample_results());
+  const std::string table = format_result_table(summaries);
+  CHECK(table.find("method") == 0);
+  CHECK(table.find("vs int8") != std::string::npos);
+  CHECK(table.find("1.50x") != std::string::npos);
+  CHECK(table.find("2.50x") != std::string::npos);
+  CHECK(table.find("1.67x") != std::string::npos);
+  CHECK(table.find("200.00ms") != std::string::npos);
+  CHECK(table.find("k_snr_db") != std::string::npos);
+  CHECK(table.find("21.5") != std::string::npos);
+  CHECK(table.find("0.900") != std::string::npos);
+}
+
+TEST_CASE("the terminal table aligns every line to the same width") {
+  const auto summaries = summarize_methods(testing::sample_results());
+  const std::string table = format_result_table(summaries);
+  std::vector<std::size_t> widths;
+  std::size_t start = 0;
+  for (std::size_t nl = table.find('\n'); nl != std::string::npos; nl = table.find('\n', start)) {
+    widths.push_back(nl - start);
+    start = nl + 1;
+  }
+  REQUIRE(widths.size() == 5);
+  for (const auto w : widths) CHECK(w == widths.front());
+}
+
+TEST_CASE("a baseline missing from the run shows a dash") {
+  const auto results = testing::sample_results();
+  const std::vector<serving::MethodResult> only_lynx{results[2]};
+  const std::string table = format_result_table(summarize_methods(only_lynx));
+  CHECK(table.find("1.50x") == std::string::npos);
+  CHECK(table.find("2.50x") == std::string::npos);
+  CHECK(table.find(" -") != std::string::npos);
+}
+
+TEST_CASE("durations and byte counts are printed with adaptive units") {
+  CHECK(format_duration_s(1.2345) == "1.234s");
+  CHECK(format_duration_s(0.01235) == "12.35ms");
+  CHECK(format_duration_s(850e-6) == "850.0us");
+  CHECK(format_byte_count(512) == "512B");
+  CHECK(format_byte_count(1536) == "1.50KiB");
+  CHECK(format_byte_count(64LL << 20) == "64.00MiB");
+  CHECK(format_byte_count(5LL << 29) == "2.50GiB");
+}

@@ -1,0 +1,70 @@
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "sample_results.hpp"
+#include "sim/report/requests_csv.hpp"
+#include "sim/report/summary_json.hpp"
+
+using namespace lynxsim;
+using namespace lynxsim::report;
+
+TEST_CASE("summary.json parses back with the expected fields") {
+  const auto summaries = summarize_methods(testing::sample_results());
+  const auto parsed = nlohmann::json::parse(summary_json("demo", summaries).dump(2));
+  CHECK(parsed.at("schema_version") == 1);
+  CHECK(parsed.at("scenario") == "demo");
+  CHECK(parsed.at("method_order") == nlohmann::json::array({"bf16", "int8", "lynx"}));
+  const auto& lynx = parsed.at("methods").at("lynx");
+  CHECK(lynx.at("ttft_s").at("mean").get<double>() == doctest::Approx(0.2));
+  CHECK(lynx.at("ttft_commit_s").at("p99").get<double>() == doctest::Approx(0.35));
+  for (const char* key : {"tpot_s", "e2e_s", "exposed_transfer_s", "prefill_queue_s"}) {
+    CHECK(lynx.at(key).contains("p90"));
+  }
+  CHECK(lynx.at("bytes_per_plane") == nlohmann::json::array({8000, 8000}));
+  CHECK(lynx.at("bytes_total") == 16000);
+  CHECK(lynx.at("rollbacks") == 1);
+  CHECK(lynx.at("wasted_draft_tokens") == 1);
+  CHECK(lynx.at("acceptance").get<double>() == doctest::Approx(0.9));
+  CHECK(lynx.at("accuracy").at("k_snr_db").get<double>() == doctest::Approx(21.5));
+  CHECK(lynx.at("speedup_vs").at("int8").get<double>() == doctest::Approx(1.5));
+  CHECK(lynx.at("speedup_vs").at("bf16").get<double>() == doctest::Approx(2.5));
+}
+
+TEST_CASE("summary.json is byte-identical for identical input") {
+  const auto a = summary_json("demo", summarize_methods(testing::sample_results())).dump(2);
+  const auto b = summary_json("demo", summarize_methods(testing::sample_results())).dump(2);
+  CHECK(a == b);
+}
+
+TEST_CASE("requests.csv has one row per request and method") {
+  const auto results = testing::sample_results();
+  const std::string csv = requests_csv(results);
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  for (std::size_t nl = csv.find('\n'); nl != std::string::npos; nl = csv.find('\n', start)) {
+    lines.push_back(csv.substr(start, nl - start));
+    start = nl + 1;
+  }
+  REQUIRE(lines.size() == 1 + 6);
+  CHECK(lines[0].rfind("method,id,context_tokens", 0) == 0);
+  CHECK(lines[0].find("plane1_bytes") != std::string::npos);
+  const auto columns = std::count(lines[0].begin(), lines[0].end(), ',');
+  for (const auto& line : lines) CHECK(std::count(line.begin(), line.end(), ',') == columns);
+  CHECK(lines[1].rfind("bf16,0,32768,11,0.000000000000,0.001000000000,", 0) == 0);
+  CHECK(lines[1].back() == ',');
+  CHECK(lines[6].rfind("lynx,1,", 0) == 0);
+  CHECK(lines[6].find(",8000,4000,4000") != std::string::npos);
+}
+
+TEST_CASE("times are written as exact decimal seconds") {
+  CHECK(exact_seconds(Time::from_ps(1)) == "0.000000000001");
+  CHECK(exact_seconds(Time::from_seconds(12.5)) == "12.500000000000");
+  CHECK(exact_seconds(Time::from_ps(-1'500'000'000'000)) == "-1.500000000000");
+}
+
+TEST_CASE("csv text fields are quoted when needed") {
+  CHECK(csv_field("lynx") == "lynx");
+  CHECK(csv_field("a,b") == "\"a,b\"");
+  CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+}

@@ -1,0 +1,66 @@
+#pragma once
+// Shared set-up for serving tests: real model cards and GPU profiles from the source tree, and a
+// single-link network.
+
+#include <memory>
+
+#include "sim/compute/card_loader.hpp"
+#include "sim/net/flow_network.hpp"
+#include "sim/net/network_factory.hpp"
+#include "sim/net/network_spec.hpp"
+#include "sim/serving/serving_config.hpp"
+
+namespace lynxsim::test {
+
+inline ModelSpec model_card(const char* name) {
+  return load_model_card(std::string(LYNXSIM_SOURCE_DIR) + "/models/" + name + ".json");
+}
+
+inline HardwareSpec gpu_profile(const char* name) {
+  return load_hardware_profile(std::string(LYNXSIM_SOURCE_DIR) + "/configs/gpus/" + name + ".json");
+}
+
+struct LinkParams {
+  double rate_bps = 25e9;
+  Time latency = Time::from_us(10);
+  double efficiency = 0.85;
+  Time setup = Time::from_ms(1);
+};
+
+inline serving::NetworkFactory single_link(LinkParams p) {
+  return [p](Simulator& sim) -> std::unique_ptr<net::Network> {
+    net::SingleLinkTopology topo{net::LinkSpec{BitsPerSecond{p.rate_bps}, p.latency, p.efficiency}};
+    return std::make_unique<net::FlowNetwork>(sim, net::build_topology(topo), p.setup);
+  };
+}
+
+// A leaf-spine fabric: hosts_per_leaf hosts on each of `leaves` leaves, 2 spines, no oversubscription.
+// Prefill takes the first half of the hosts, decode the second; the last host is left for a store
+// only when the caller names it.
+inline serving::NetworkFactory leaf_spine(int leaves, int hosts_per_leaf, double rate_bps) {
+  return [=](Simulator& sim) -> std::unique_ptr<net::Network> {
+    net::LeafSpineTopology topo;
+    topo.leaves = leaves;
+    topo.hosts_per_leaf = hosts_per_leaf;
+    topo.spines = 2;
+    topo.host_link = net::LinkSpec{BitsPerSecond{rate_bps}, Time::from_us(2), 0.9};
+    topo.uplink = topo.host_link;
+    topo.oversubscription = 1.0;
+    net::NetworkSpec spec;
+    spec.topology = topo;
+    spec.setup_time = Time::from_us(50);
+    return net::make_network(sim, spec);
+  };
+}
+
+inline serving::ServingConfig quickstart_config(int context = 32768, int output = 128) {
+  serving::ServingConfig c;
+  c.model = model_card("llama-3.1-8b");
+  c.prefill.gpu = gpu_profile("ascend-910b");
+  c.decode.gpu = gpu_profile("ascend-910b");
+  c.requests = {serving::RequestSpec{Time::zero(), context, output}};
+  c.make_network = single_link({});
+  return c;
+}
+
+}  // namespace lynxsim::test
