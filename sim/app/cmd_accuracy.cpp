@@ -5,14 +5,44 @@
 #include "sim/accuracy/accuracy_json.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/accuracy_table.hpp"
+#include "sim/accuracy/real_model_eval.hpp"
+#include "sim/accuracy/real_model_json.hpp"
+#include "sim/accuracy/real_model_table.hpp"
+#include "sim/llm/model_path.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/serving/transfer_method.hpp"
 
 namespace lynxsim::app {
+namespace {
+
+constexpr const char* kRealModel = "smollm2-135m";
+
+int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  accuracy::RealModelRequest request;
+  request.model_path = llm::require_default_model().string();
+  request.text_path = (data.root / "data" / "texts" / "kv_essay.txt").string();
+  request.contexts = {options.context};
+  for (const std::string& name : options.methods) {
+    request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
+  }
+  if (!options.no_cache) request.cache_dir = accuracy::default_accuracy_cache_dir();
+  request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  request.seed = options.seed;
+  const accuracy::RealModelResult result = accuracy::run_real_model(request);
+  if (options.json) {
+    fmt::print("{}\n", accuracy::real_result_to_json(result).dump(2));
+  } else {
+    fmt::print("{}", accuracy::render_real_model_table(result));
+  }
+  return 0;
+}
+
+}  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  if (options.model == kRealModel && !options.kv_file) return real_model_accuracy(data, options);
   accuracy::AccuracyRequest request;
   request.geometry = kv_geometry_of(find_model(data, options.model));
   request.context = options.context;
