@@ -1,22 +1,11 @@
 #include "sim/accuracy/accuracy_table.hpp"
+#include "sim/accuracy/table_cells.hpp"
 
 #include <cstdio>
 #include <string>
 
 namespace lynxsim::accuracy {
 namespace {
-
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
-std::string pad(const std::string& text, std::size_t width, bool left = false) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return left ? text + fill : fill + text;
-}
 
 std::string header(const AccuracyResult& r) {
   std::string out = "KV precision: " + r.geometry.model + ", context " + std::to_string(r.context) + " tokens, " +

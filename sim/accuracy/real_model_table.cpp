@@ -1,21 +1,10 @@
 #include "sim/accuracy/real_model_table.hpp"
+#include "sim/accuracy/table_cells.hpp"
 
 #include <cstdio>
 
 namespace lynxsim::accuracy {
 namespace {
-
-std::string format(const char* pattern, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, pattern, value);
-  return buffer;
-}
-
-std::string pad(const std::string& text, std::size_t width, bool left = false) {
-  if (text.size() >= width) return text;
-  const std::string fill(width - text.size(), ' ');
-  return left ? text + fill : fill + text;
-}
 
 std::string rows_section(const RealContextResult& c) {
   std::string out = "context " + std::to_string(c.context) + " tokens, " + std::to_string(c.continuation_tokens) +
