@@ -24,9 +24,15 @@ std::string line(const AcceptanceCalibration& c) {
 
 }  // namespace
 
+double AcceptanceCalibration::real_miss_estimate() const {
+  if (real_trials <= 0) return 1.0 - real_acceptance;
+  const double n = real_trials;
+  return (n * (1.0 - real_acceptance) + 0.5) / (n + 1.0);
+}
+
 double AcceptanceCalibration::miss_ratio() const {
   const double proxy_miss = 1.0 - proxy_acceptance;
-  return proxy_miss > 0.0 ? (1.0 - real_acceptance) / proxy_miss : 1.0;
+  return proxy_miss > 0.0 ? real_miss_estimate() / proxy_miss : 1.0;
 }
 
 double AcceptanceCalibration::real_standard_error() const {

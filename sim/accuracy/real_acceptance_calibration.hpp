@@ -8,14 +8,19 @@
 // available, and it is pessimistic (docs/accuracy.md). The calibration is fitted on SmolLM2, where
 // both exist for the same method and context: the proxy runs on SmolLM2's geometry
 // (geometry_of(config)) with the synthetic KV, and the miss rates are compared,
-//   c = (1 − alpha_smol) / (1 − p_smol),        alpha_model ≈ 1 − clamp(c · (1 − p_model), 0, 1).
-// Working on miss rates keeps a lossless anchor (p = 1) at alpha = 1 and never leaves [0, 1].
+//   c = m_smol / (1 − p_smol),        alpha_model ≈ 1 − clamp(c · (1 − p_model), 0, 1),
+// where m_smol is SmolLM2's miss rate estimated from n draft trials with x misses as the mean of its
+// Jeffreys posterior, (x + 1/2) / (n + 1): a method whose anchor was never rejected in n trials gets
+// a small positive miss rate (about 1 / 2n) instead of exactly 0, so c never collapses to 0 merely
+// because too few drafts were observed. Working on miss rates keeps a lossless anchor (p = 1) at
+// alpha = 1 and never leaves [0, 1].
 // Assumptions: the proxy's error scales the miss rate by the same factor on every model (the
 // factor reflects how much a real LM head and residual stream dilute one head's attention error,
 // which depends on the model's depth, width and vocabulary: a first-order transfer, not a law); the
 // factor is per method because the anchor's error structure differs per method. Limits: SmolLM2 is
-// small and its per-token acceptance is estimated from few draft windows (the binomial standard error
-// is printed with the fit); when the proxy's miss rate is 0 the ratio is undefined and c = 1.
+// small and its per-token acceptance is estimated from a limited number of draft windows (the
+// binomial standard error is printed with the fit); when the proxy's miss rate is 0 the ratio is
+// undefined and c = 1.
 
 #include <string>
 #include <vector>
@@ -32,7 +37,8 @@ struct AcceptanceCalibration {
   double proxy_acceptance = 0.0;  // accuracy layer's proxy on SmolLM2's geometry
   double real_acceptance = 0.0;   // per-token alpha measured on SmolLM2
   int real_trials = 0;            // draft tokens the real alpha rests on
-  double miss_ratio() const;      // c above
+  double real_miss_estimate() const;  // m above
+  double miss_ratio() const;          // c above
   double real_standard_error() const;  // sqrt(alpha (1 − alpha) / trials)
 };
 

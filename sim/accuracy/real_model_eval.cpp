@@ -63,10 +63,13 @@ std::vector<RealAcceptance> measure_acceptance(const PrefilledPrompt& prompt, co
     if (m.speculative()) out.push_back(RealAcceptance{m.name, r.k_max, {}, {}});
   }
   if (out.empty()) return out;
+  PrefilledPrompt extended = prompt;
   for (int s = 0; s < r.acceptance_samples; ++s) {
     const int offset = s * r.acceptance_stride;
-    PrefilledPrompt extended = prompt;
-    extend_prompt(extended, std::span<const int>(greedy).first(static_cast<std::size_t>(offset)));
+    if (s > 0) {
+      extend_prompt(extended, std::span<const int>(greedy).subspan(static_cast<std::size_t>(offset - r.acceptance_stride),
+                                                                   static_cast<std::size_t>(r.acceptance_stride)));
+    }
     std::size_t a = 0;
     for (const auto& m : methods) {
       if (!m.speculative()) continue;

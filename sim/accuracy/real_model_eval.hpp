@@ -12,8 +12,8 @@
 //      are run once): one batched teacher-forced pass over the greedy tokens (agreement) and one over
 //      the text (perplexity, text agreement);
 //   4. per speculative method and sample s < acceptance_samples: the prompt is extended by the first
-//      s·acceptance_stride greedy tokens (a longer prompt, prefilled in full precision) and one
-//      draft-and-verify step with k_max drafts records the accepted prefix.
+//      s·acceptance_stride greedy tokens (a longer prompt, prefilled in full precision, one stride
+//      after the other) and one draft-and-verify step with k_max drafts records the accepted prefix.
 // Passkey runs on its own prompts (real_passkey.hpp), contexts and depths.
 //
 // Cost (2 threads, SmolLM2-135M on a laptop-class CPU): prefill ~100-150 tokens/s, decode ~15
@@ -35,7 +35,7 @@
 
 namespace lynxsim::accuracy {
 
-inline constexpr int kRealModelCodeVersion = 1;
+inline constexpr int kRealModelCodeVersion = 2;
 
 struct RealModelRequest {
   std::string model_path;  // GGUF; llm::find_default_model() finds SmolLM2

@@ -15,6 +15,7 @@ struct Parsed {
   std::vector<std::string> validate_overrides;
   EstimateOptions estimate;
   AccuracyOptions accuracy;
+  CalibrateOptions calibrate;
   std::string bench_what;
   LlmLogitsOptions llm_logits;
 };
@@ -26,6 +27,17 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
+}
+
+void add_calibrate(CLI::App& app, CalibrateOptions& o) {
+  auto* cal = app.add_subcommand("calibrate-acceptance",
+                                 "measure SmolLM2's real draft acceptance and fit the proxy's calibration");
+  cal->add_option("--contexts", o.contexts, "context lengths in tokens")->check(CLI::Range(64, 8192));
+  cal->add_option("--methods", o.methods, "speculative methods");
+  cal->add_option("--samples", o.samples, "draft windows per method and context")->check(CLI::Range(1, 1024));
+  cal->add_option("--stride", o.stride, "tokens between draft windows")->check(CLI::Range(1, 1024));
+  cal->add_option("--seed", o.seed, "random seed");
+  cal->add_option("--out", o.out, "calibration file (default data/calibration/smollm2-acceptance.json)");
 }
 
 void add_subcommands(CLI::App& app, Parsed& p) {
@@ -48,6 +60,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_option("--seed", p.accuracy.seed, "random seed");
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
+  add_calibrate(app, p.calibrate);
   auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving");
   bench->add_option("what", p.bench_what, "kernels, network or serving")->required();
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
@@ -63,6 +76,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("list")) return cmd_list(data);
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
+  if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench_what);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
   if (p.run.scenario.empty()) {

@@ -41,7 +41,7 @@ std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
   const scenario::Scenario s = load(data, options.scenario, options.overrides, options.seed);
-  const std::vector<serving::MethodQuality> qualities = measure_method_qualities(s);
+  const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace;
   const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);

@@ -40,6 +40,15 @@ struct AccuracyOptions {
   bool no_cache = false;
 };
 
+struct CalibrateOptions {
+  std::vector<int> contexts{1024, 4096};
+  std::vector<std::string> methods{"lynx", "lynx-3+5", "lynx-2+6", "lynx-2+2+4", "lynx-qs"};
+  int samples = 48;
+  int stride = 16;
+  std::uint64_t seed = 1;
+  std::optional<std::filesystem::path> out;
+};
+
 struct LlmLogitsOptions {
   std::optional<std::filesystem::path> model;
   std::string prompt;
@@ -53,6 +62,7 @@ int cmd_validate(const DataPaths& data, const std::filesystem::path& scenario,
 int cmd_list(const DataPaths& data);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
+int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const std::string& what);
 int cmd_llm_logits(const LlmLogitsOptions& options);
 

@@ -11,6 +11,9 @@ struct DataPaths {
   std::filesystem::path models() const { return root / "models"; }
   std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
   std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
+  std::filesystem::path acceptance_calibration() const {
+    return root / "data" / "calibration" / "smollm2-acceptance.json";
+  }
 };
 
 DataPaths default_data_paths();

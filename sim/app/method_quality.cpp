@@ -1,8 +1,12 @@
 #include "sim/app/method_quality.hpp"
 
 #include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <optional>
 #include <thread>
 
+#include "sim/accuracy/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/cachegen_sizes.hpp"
 #include "sim/app/accuracy_mapping.hpp"
@@ -28,14 +32,35 @@ void add_row(serving::MethodQuality& q, const accuracy::MethodPrecision& row, co
   q.metrics[prefix + "needle_accuracy"] = row.needle_accuracy();
 }
 
+struct AcceptanceContext {
+  std::string model;
+  int context = 0;
+  const accuracy::CalibrationFile* calibration = nullptr;
+};
+
+void set_acceptance(serving::MethodQuality& q, double proxy, const std::string& method,
+                    const AcceptanceContext& a) {
+  q.metrics["proxy_acceptance"] = proxy;
+  const auto* entry = a.calibration != nullptr ? a.calibration->nearest(method, a.context) : nullptr;
+  if (entry == nullptr) {
+    q.acceptance = proxy;
+    q.acceptance_source = "proxy";
+  } else if (a.model == a.calibration->model) {
+    q.acceptance = entry->real_acceptance;
+    q.acceptance_source = fmt::format("real {} at {} tokens", a.calibration->model, entry->context);
+  } else {
+    q.acceptance = accuracy::calibrate_acceptance(proxy, *entry);
+    q.acceptance_source = fmt::format("proxy calibrated on {} at {} tokens", a.calibration->model, entry->context);
+  }
+}
+
 serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
-                                  const serving::TransferMethod& method) {
+                                  const serving::TransferMethod& method, const AcceptanceContext& a) {
   serving::MethodQuality q;
   add_row(q, result.row(method.name, "full"), "");
   if (method.speculative()) {
     add_row(q, result.row(method.name, "anchor"), "anchor_");
-    q.acceptance = result.acceptance_probability(method.name);
-    q.acceptance_source = "measured";
+    set_acceptance(q, result.acceptance_probability(method.name), method.name, a);
   }
   return q;
 }
@@ -55,7 +80,13 @@ void add_cachegen_sizes(const scenario::Scenario& s, const serving::TransferMeth
   q.measured_size_ratio = q.cachegen_level_ratios.at(static_cast<std::size_t>(m.cachegen_level));
 }
 
-std::vector<serving::MethodQuality> measure_precision(const scenario::Scenario& s) {
+std::optional<accuracy::CalibrationFile> load_calibration(const DataPaths& data) {
+  const auto path = data.acceptance_calibration();
+  if (!std::filesystem::exists(path)) return std::nullopt;
+  return accuracy::read_calibration_file(path);
+}
+
+std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities(s.methods.size());
   if (!s.accuracy.enabled) return qualities;
   accuracy::AccuracyRequest request;
@@ -67,14 +98,16 @@ std::vector<serving::MethodQuality> measure_precision(const scenario::Scenario& 
   request.cache_dir = accuracy::default_accuracy_cache_dir();
   request.threads = hardware_threads();
   const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
-  for (std::size_t i = 0; i < s.methods.size(); ++i) qualities[i] = quality_of(result, s.methods[i]);
+  const auto calibration = load_calibration(data);
+  const AcceptanceContext a{s.serving.model.name, request.context, calibration ? &*calibration : nullptr};
+  for (std::size_t i = 0; i < s.methods.size(); ++i) qualities[i] = quality_of(result, s.methods[i], a);
   return qualities;
 }
 
 }  // namespace
 
-std::vector<serving::MethodQuality> measure_method_qualities(const scenario::Scenario& s) {
-  std::vector<serving::MethodQuality> qualities = measure_precision(s);
+std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data, const scenario::Scenario& s) {
+  std::vector<serving::MethodQuality> qualities = measure_precision(data, s);
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
     if (s.methods[i].family == serving::MethodFamily::cachegen) {
       add_cachegen_sizes(s, s.methods[i], qualities[i]);

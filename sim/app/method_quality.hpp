@@ -4,17 +4,23 @@
 // Each transfer method is mapped to its sim/accuracy counterpart and measured on KV of the
 // scenario's model (synthetic, or the scenario's kv_file) at a representative context: the longest
 // request context, capped at 32768 tokens (precision depends weakly on length beyond that, and the
-// measurement cost grows with it). The measured per-token acceptance of speculative methods feeds
-// speculative decoding unless the scenario overrides it; cachegen also gets its measured size.
+// measurement cost grows with it). Speculative methods get a per-token acceptance that feeds
+// speculative decoding unless the scenario overrides it: the proxy measured here, calibrated by
+// the committed SmolLM2 measurement data/calibration/smollm2-acceptance.json when it lists the
+// method (acceptance_calibration_file.hpp: the real acceptance itself for SmolLM2-135M, the
+// proxy's miss rate scaled by the fitted ratio for other models); acceptance_source says which,
+// and the metric proxy_acceptance keeps the uncalibrated proxy. cachegen also gets its measured size.
 // With accuracy disabled, every method gets acceptance 1 and no metrics.
 
 #include <vector>
 
+#include "sim/app/data_paths.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_config.hpp"
 
 namespace lynxsim::app {
 
-std::vector<serving::MethodQuality> measure_method_qualities(const scenario::Scenario& scenario);
+std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data,
+                                                             const scenario::Scenario& scenario);
 
 }  // namespace lynxsim::app

@@ -64,6 +64,17 @@ ClusterSummary cluster_summary(const serving::MethodResult& result) {
   return s;
 }
 
+void add_cachegen_chunks(MethodSummary& s, const RequestMetrics& r) {
+  auto& levels = s.cachegen_chunks_per_level;
+  if (levels.size() < r.cachegen_chunks_per_level.size()) {
+    levels.resize(r.cachegen_chunks_per_level.size());
+  }
+  for (std::size_t l = 0; l < r.cachegen_chunks_per_level.size(); ++l) {
+    levels[l] += r.cachegen_chunks_per_level[l];
+  }
+  s.cachegen_text_chunks += r.cachegen_text_chunks;
+}
+
 void add_counters(MethodSummary& s, std::span<const RequestMetrics> requests) {
   for (const auto& r : requests) {
     if (s.bytes_per_plane.size() < r.plane_bytes.size()) s.bytes_per_plane.resize(r.plane_bytes.size());
@@ -76,6 +87,7 @@ void add_counters(MethodSummary& s, std::span<const RequestMetrics> requests) {
     s.drafted_tokens += r.drafted_tokens;
     s.accepted_tokens += r.accepted_tokens;
     s.wasted_draft_tokens += r.wasted_draft_tokens;
+    add_cachegen_chunks(s, r);
   }
   if (s.drafted_tokens > 0) {
     s.measured_acceptance =

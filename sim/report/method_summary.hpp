@@ -5,7 +5,9 @@
 // method, in seconds, of the quantities defined in request_metrics.hpp (TTFT, TTFT_commit, TPOT,
 // E2E, exposed transfer, prefill queueing, decode admission). Byte figures are totals over all
 // requests: bytes_per_plane[p] sums plane p of every request, bytes_total sums all planes. Token
-// counters (rollbacks, wasted drafts, ...) are totals as well.
+// counters (rollbacks, wasted drafts, ...) are totals as well, and so are CacheGen's chunk counts:
+// cachegen_chunks_per_level[L] chunks of all requests sent at quality level L (0 = highest),
+// cachegen_text_chunks sent as text and recomputed (both empty / 0 for other methods).
 //
 // Speedups compare mean TTFT: speedup_vs[b] = mean TTFT of baseline b / mean TTFT of this method,
 // so 1.43 means "43% faster time to first token than b". A baseline is a method of the same run
@@ -78,6 +80,8 @@ struct MethodSummary {
   double acceptance = 1.0;
   std::string acceptance_source;
   double measured_acceptance = 0.0;
+  std::vector<std::int64_t> cachegen_chunks_per_level;
+  std::int64_t cachegen_text_chunks = 0;
   std::map<std::string, double> accuracy;
   std::map<std::string, double> speedup_vs;
   double simulated_time_s = 0.0;

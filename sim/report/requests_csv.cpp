@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <vector>
 
 namespace lynxsim::report {
 namespace {
@@ -11,7 +12,12 @@ using serving::RequestMetrics;
 
 constexpr std::int64_t kPsPerSecond = 1'000'000'000'000;
 
-std::string header(std::size_t num_planes) {
+struct Widths {
+  std::size_t planes = 0;
+  std::size_t cachegen_levels = 0;
+};
+
+std::string header(const Widths& w) {
   std::string line =
       "method,id,context_tokens,output_tokens,arrived_at_s,prefill_start_at_s,prefill_done_at_s,"
       "decode_ready_at_s,full_kv_at_s,decode_joined_at_s,first_token_at_s,first_commit_at_s,"
@@ -19,7 +25,9 @@ std::string header(std::size_t num_planes) {
       "decode_admission_s,verifications,rollbacks,drafted_tokens,accepted_tokens,"
       "wasted_draft_tokens,committed_tokens,prefill_instance,decode_instance,cached_tokens,"
       "cache_fetch_s,memory_wait_s,meets_slo,bytes_total";
-  for (std::size_t p = 0; p < num_planes; ++p) line += fmt::format(",plane{}_bytes", p);
+  for (std::size_t p = 0; p < w.planes; ++p) line += fmt::format(",plane{}_bytes", p);
+  if (w.cachegen_levels > 0) line += ",cachegen_text_chunks";
+  for (std::size_t l = 0; l < w.cachegen_levels; ++l) line += fmt::format(",cachegen_level{}_chunks", l);
   return line + "\n";
 }
 
@@ -38,7 +46,15 @@ std::string times(const RequestMetrics& r) {
   return out;
 }
 
-std::string row(const std::string& method, const RequestMetrics& r, std::size_t num_planes) {
+std::string optional_counts(const std::vector<std::int64_t>& values, std::size_t width) {
+  std::string out;
+  for (std::size_t i = 0; i < width; ++i) {
+    out += i < values.size() ? fmt::format(",{}", values[i]) : ",";
+  }
+  return out;
+}
+
+std::string row(const std::string& method, const RequestMetrics& r, const Widths& w) {
   std::int64_t total = 0;
   for (const auto& b : r.plane_bytes) total += b.value;
   std::string line = fmt::format("{},{},{},{}", csv_field(method), r.id, r.context_tokens,
@@ -49,8 +65,15 @@ std::string row(const std::string& method, const RequestMetrics& r, std::size_t 
   line += fmt::format(",{},{},{},{},{},{},{}", r.prefill_instance, r.decode_instance,
                       r.cached_tokens, exact_seconds(r.cache_fetch_time),
                       exact_seconds(r.memory_wait_time), r.meets_slo ? 1 : 0, total);
-  for (std::size_t p = 0; p < num_planes; ++p) {
-    line += p < r.plane_bytes.size() ? fmt::format(",{}", r.plane_bytes[p].value) : ",";
+  std::vector<std::int64_t> plane_bytes;
+  for (const auto& b : r.plane_bytes) plane_bytes.push_back(b.value);
+  line += optional_counts(plane_bytes, w.planes);
+  if (w.cachegen_levels > 0) {
+    const bool coded = !r.cachegen_chunks_per_level.empty();
+    line += coded ? fmt::format(",{}", r.cachegen_text_chunks) : ",";
+    const std::vector<std::int64_t> levels(r.cachegen_chunks_per_level.begin(),
+                                           r.cachegen_chunks_per_level.end());
+    line += optional_counts(levels, w.cachegen_levels);
   }
   return line + "\n";
 }
@@ -76,13 +99,16 @@ std::string csv_field(const std::string& text) {
 }
 
 std::string requests_csv(std::span<const serving::MethodResult> results) {
-  std::size_t num_planes = 0;
+  Widths w;
   for (const auto& result : results) {
-    for (const auto& r : result.requests) num_planes = std::max(num_planes, r.plane_bytes.size());
+    for (const auto& r : result.requests) {
+      w.planes = std::max(w.planes, r.plane_bytes.size());
+      w.cachegen_levels = std::max(w.cachegen_levels, r.cachegen_chunks_per_level.size());
+    }
   }
-  std::string out = header(num_planes);
+  std::string out = header(w);
   for (const auto& result : results) {
-    for (const auto& r : result.requests) out += row(result.method.name, r, num_planes);
+    for (const auto& r : result.requests) out += row(result.method.name, r, w);
   }
   return out;
 }

@@ -8,7 +8,8 @@
 // counters (verifications, rollbacks, drafted_tokens, accepted_tokens, wasted_draft_tokens,
 // committed_tokens), the cluster fields (prefill_instance, decode_instance, cached_tokens,
 // cache_fetch_s, memory_wait_s, meets_slo as 1 or 0), bytes_total and plane<p>_bytes for p below the largest plane count of the run
-// (empty where a method has fewer planes).
+// (empty where a method has fewer planes); when a cachegen method ran, cachegen_text_chunks and
+// cachegen_level<L>_chunks (chunks sent at quality level L, 0 = highest; empty for other methods).
 // Times are printed exactly: the integer picoseconds of the simulator clock written as seconds
 // with 12 decimals, so no precision is lost and the bytes are the same on every platform. Rows
 // follow the run order of methods, then the order of requests in each result. Text fields are

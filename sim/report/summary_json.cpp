@@ -70,6 +70,8 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"acceptance", number(s.acceptance)},
       {"acceptance_source", s.acceptance_source},
       {"measured_acceptance", number(s.measured_acceptance)},
+      {"cachegen_chunks_per_level", s.cachegen_chunks_per_level},
+      {"cachegen_text_chunks", s.cachegen_text_chunks},
       {"accuracy", number_map(s.accuracy)},
       {"speedup_vs", number_map(s.speedup_vs)},
       {"simulated_time_s", number(s.simulated_time_s)},

@@ -1,7 +1,9 @@
 // The "methods" section: a non-empty list whose items are preset names ("int8", "lynx-2+2+4") or
 // objects {"preset": P, ...} that override fields of preset P:
 //   name, bits, planes, decode_after_planes, group_size, kivi_window, kivi_group,
-//   anchor_scheme ("midpoint" | "quantspec"), cachegen_level, acceptance, description.
+//   anchor_scheme ("midpoint" | "quantspec"), cachegen_level, acceptance, description, and
+//   "cachegen": {chunk_tokens, slo, initial_bandwidth, encode_throughput, decode_throughput}
+//   (serving::CacheGenParams; throughputs are BF16 bytes coded per second per GPU, "30GB/s").
 // Giving "planes" without "bits" sets bits to their sum; giving "bits" to a one-plane preset
 // without "planes" sets planes to [bits]. The result must pass serving::validate_method, and
 // method names must be unique within a scenario.
@@ -10,6 +12,7 @@
 #include <numeric>
 #include <set>
 
+#include "sim/core/unit_parse.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -45,6 +48,29 @@ std::optional<std::vector<int>> read_planes(ObjectReader& r) {
   return planes;
 }
 
+void read_cachegen(ObjectReader& parent, serving::CacheGenParams& p) {
+  const auto* v = parent.get("cachegen");
+  if (v == nullptr) return;
+  ObjectReader r(*v, parent.child("cachegen"), parent.issues());
+  if (!r.valid()) return;
+  if (const auto n = r.integer("chunk_tokens", 1)) p.chunk_tokens = static_cast<int>(*n);
+  if (const auto t = r.time("slo", true)) p.slo_s = t->seconds();
+  if (const auto b = r.bit_rate("initial_bandwidth")) {
+    p.initial_bandwidth_bytes_per_s = b->to_bytes().value;
+  }
+  if (const auto b = r.bit_rate("encode_throughput")) p.encode_mb_per_s = b->to_bytes().value / 1e6;
+  if (const auto b = r.bit_rate("decode_throughput")) p.decode_mb_per_s = b->to_bytes().value / 1e6;
+  r.finish();
+}
+
+nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
+  return {{"chunk_tokens", p.chunk_tokens},
+          {"slo", time_text(Time::from_seconds(p.slo_s))},
+          {"initial_bandwidth", format_bit_rate(BytesPerSecond{p.initial_bandwidth_bytes_per_s}.to_bits())},
+          {"encode_throughput", format_bit_rate(BytesPerSecond{p.encode_mb_per_s * 1e6}.to_bits())},
+          {"decode_throughput", format_bit_rate(BytesPerSecond{p.decode_mb_per_s * 1e6}.to_bits())}};
+}
+
 void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (const auto name = r.string("name")) m.name = *name;
   const auto bits = r.integer("bits", 1);
@@ -60,6 +86,7 @@ void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (const auto v = r.integer("cachegen_level", 0)) m.cachegen_level = static_cast<int>(*v);
   if (const auto v = r.number("acceptance", 0.0, 1.0)) m.acceptance = *v;
   if (const auto v = r.string("description")) m.description = *v;
+  read_cachegen(r, m.cachegen);
   if (const auto v = r.string("anchor_scheme")) {
     if (*v == "midpoint") m.anchor_scheme = serving::AnchorScheme::midpoint;
     else if (*v == "quantspec") m.anchor_scheme = serving::AnchorScheme::quantspec;
@@ -81,6 +108,7 @@ nlohmann::json method_json(const std::string& preset_name, const TransferMethod&
       {"anchor_scheme", m.anchor_scheme == serving::AnchorScheme::midpoint ? "midpoint" : "quantspec"},
       {"cachegen_level", m.cachegen_level},
       {"description", m.description}};
+  if (m.family == serving::MethodFamily::cachegen) j["cachegen"] = cachegen_json(m.cachegen);
   if (m.acceptance) j["acceptance"] = *m.acceptance;
   return j;
 }

@@ -51,7 +51,9 @@ struct RequestSpec {
 };
 
 // Precision figures measured for a method (sim/accuracy), attached to its results. `acceptance` is
-// the per-token probability that a draft made on the anchor equals the verified token.
+// the per-token probability that a draft made on the anchor equals the verified token, and
+// acceptance_source where it came from ("proxy", "real smollm2-135m at N tokens", "proxy
+// calibrated on ...", "scenario" when the scenario fixes it, "default" when nothing was measured).
 struct MethodQuality {
   double acceptance = 1.0;
   std::string acceptance_source = "default";

@@ -56,13 +56,17 @@ MethodResult run_serving(const ServingConfig& config, const TransferMethod& meth
                          const MethodQuality& quality, const SimulatorHook& hook) {
   Simulator sim(config.seed);
   if (hook) hook(sim);
-  ServingCluster cluster(sim, config, method, effective_acceptance(config, method, quality),
-                         quality);
+  MethodQuality used = quality;
+  if (method.acceptance || config.speculation.acceptance) {
+    used.acceptance = effective_acceptance(config, method, quality);
+    used.acceptance_source = "scenario";
+  }
+  ServingCluster cluster(sim, config, method, used.acceptance, used);
   std::deque<RequestState> requests = make_requests(config);
   cluster.schedule(requests);
   sim.run();
 
-  MethodResult result{method, quality, {}, sim.events_executed(), sim.now(), cluster.stats(sim.now())};
+  MethodResult result{method, used, {}, sim.events_executed(), sim.now(), cluster.stats(sim.now())};
   result.requests.reserve(requests.size());
   for (RequestState& r : requests) {
     if (!r.finished) throw std::logic_error("a request did not finish: the serving model stalled");

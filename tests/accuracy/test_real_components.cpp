@@ -61,12 +61,17 @@ TEST_CASE("per-token acceptance is the truncated-geometric maximum-likelihood ra
 
 TEST_CASE("calibration scales the proxy's miss rate by the ratio measured on SmolLM2") {
   const AcceptanceCalibration c{"lynx-4+4", 1024, 0.6, 0.9, 100};
-  CHECK(c.miss_ratio() == doctest::Approx(0.25));
-  CHECK(calibrate_acceptance(0.6, c) == doctest::Approx(0.9));
-  CHECK(calibrate_acceptance(0.2, c) == doctest::Approx(0.8));
+  const double miss = (10.0 + 0.5) / 101.0;
+  CHECK(c.real_miss_estimate() == doctest::Approx(miss));
+  CHECK(c.miss_ratio() == doctest::Approx(miss / 0.4));
+  CHECK(calibrate_acceptance(0.6, c) == doctest::Approx(1.0 - miss));
+  CHECK(calibrate_acceptance(0.2, c) == doctest::Approx(1.0 - 0.8 * miss / 0.4));
   CHECK(calibrate_acceptance(1.0, c) == doctest::Approx(1.0));
   const AcceptanceCalibration worse{"x", 1, 0.9, 0.5, 10};
   CHECK(calibrate_acceptance(0.0, worse) == doctest::Approx(0.0));
+  const AcceptanceCalibration never_missed{"y", 1, 0.8, 1.0, 199};
+  CHECK(never_missed.real_miss_estimate() == doctest::Approx(0.5 / 200.0));
+  CHECK(calibrate_acceptance(0.5, never_missed) == doctest::Approx(1.0 - 0.5 * (0.0025 / 0.2)));
   CHECK_THROWS_AS(calibrate_acceptance(1.5, c), std::invalid_argument);
 }
 

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sample_results.hpp"
+#include "sim/report/method_summary.hpp"
 #include "sim/report/requests_csv.hpp"
 #include "sim/report/summary_json.hpp"
 
@@ -55,6 +56,26 @@ TEST_CASE("requests.csv has one row per request and method") {
   CHECK(lines[1].back() == ',');
   CHECK(lines[6].rfind("lynx,1,", 0) == 0);
   CHECK(lines[6].find(",8000,4000,4000") != std::string::npos);
+}
+
+TEST_CASE("requests.csv counts cachegen chunks per quality level, empty for other methods") {
+  auto results = testing::sample_results();
+  auto& coded = results.back().requests;
+  coded[0].cachegen_chunks_per_level = {3, 1, 0, 0};
+  coded[0].cachegen_text_chunks = 2;
+  coded[1].cachegen_chunks_per_level = {0, 5, 0, 0};
+  const std::string csv = requests_csv(results);
+  const std::string head = csv.substr(0, csv.find('\n'));
+  CHECK(head.find(",plane1_bytes,cachegen_text_chunks,cachegen_level0_chunks,"
+                  "cachegen_level1_chunks,cachegen_level2_chunks,cachegen_level3_chunks") !=
+        std::string::npos);
+  CHECK(csv.find(",8000,4000,4000,2,3,1,0,0\n") != std::string::npos);
+  CHECK(csv.find(",8000,4000,4000,0,0,5,0,0\n") != std::string::npos);
+  CHECK(csv.find(",,,,,\n") != std::string::npos);
+  const auto summaries = summarize_methods(results);
+  CHECK(summaries.back().cachegen_chunks_per_level == std::vector<std::int64_t>{3, 6, 0, 0});
+  CHECK(summaries.back().cachegen_text_chunks == 2);
+  CHECK(summaries.front().cachegen_chunks_per_level.empty());
 }
 
 TEST_CASE("times are written as exact decimal seconds") {

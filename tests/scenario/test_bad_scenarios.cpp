@@ -61,6 +61,8 @@ TEST_CASE("every malformed scenario fixture names the offending JSON path") {
       {"trace_bare_window.json", {"/workload/trace/window_end", "positive duration"}},
       {"synthetic_missing_length_file.json", {"/workload/synthetic/context/file", "no_such_lengths"}},
       {"slo_bare_ttft.json", {"/slo/ttft", "positive duration"}},
+      {"cachegen_bare_slo.json", {"/methods/0/cachegen/slo", "positive duration"}},
+      {"cachegen_unknown_key.json", {"/methods/0/cachegen/chunk_size", "unknown key"}},
   };
   for (const auto& [file, expected] : table) {
     CAPTURE(file);

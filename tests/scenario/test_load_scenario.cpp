@@ -115,6 +115,23 @@ TEST_CASE("method objects override preset fields") {
   CHECK(s.serving.speculation.max_draft_tokens == 32);
 }
 
+TEST_CASE("a cachegen method object sets the adaptation and coder parameters") {
+  const Scenario s = quickstart(
+      {R"(methods=[{"preset":"cachegen","cachegen":{"chunk_tokens":1000,"slo":"500ms",)"
+       R"("initial_bandwidth":"10Gbps","encode_throughput":"40GB/s","decode_throughput":"5GB/s"}}])"});
+  REQUIRE(s.methods.size() == 1);
+  const auto& c = s.methods[0].cachegen;
+  CHECK(c.chunk_tokens == 1000);
+  CHECK(c.slo_s == doctest::Approx(0.5));
+  CHECK(c.initial_bandwidth_bytes_per_s == doctest::Approx(1.25e9));
+  CHECK(c.encode_mb_per_s == doctest::Approx(40000.0));
+  CHECK(c.decode_mb_per_s == doctest::Approx(5000.0));
+  const auto& resolved = s.resolved.at("methods").at(0).at("cachegen");
+  CHECK(resolved.at("chunk_tokens") == 1000);
+  CHECK(resolved.at("slo") == "500ms");
+  CHECK(resolved.at("decode_throughput") == "40Gbps");
+}
+
 TEST_CASE("inline model and GPU cards are read with the card schema") {
   nlohmann::json doc = quickstart().resolved;
   nlohmann::json model = nlohmann::json::parse(R"({"schema_version": 1, "name": "tiny",

@@ -1,0 +1,81 @@
+#include <algorithm>
+#include <filesystem>
+#include <fmt/format.h>
+#include <thread>
+
+#include "sim/accuracy/acceptance_calibration_file.hpp"
+#include "sim/accuracy/accuracy_run.hpp"
+#include "sim/accuracy/real_model_eval.hpp"
+#include "sim/app/accuracy_mapping.hpp"
+#include "sim/app/card_lookup.hpp"
+#include "sim/app/commands.hpp"
+#include "sim/llm/model_path.hpp"
+#include "sim/report/atomic_write.hpp"
+#include "sim/serving/transfer_method.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+constexpr const char* kCalibrationModel = "smollm2-135m";
+
+std::vector<accuracy::QuantMethodSpec> speculative_methods(const std::vector<std::string>& names) {
+  std::vector<accuracy::QuantMethodSpec> methods;
+  for (const auto& name : names) {
+    const serving::TransferMethod m = serving::preset_method(name);
+    if (!m.speculative()) throw std::invalid_argument(fmt::format("calibrate-acceptance: {} is not speculative", name));
+    methods.push_back(accuracy_method_of(m));
+  }
+  return methods;
+}
+
+accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOptions& o, int threads) {
+  accuracy::RealModelRequest r;
+  r.model_path = llm::require_default_model().string();
+  r.text_path = (data.root / "data" / "texts" / "kv_essay.txt").string();
+  r.contexts = o.contexts;
+  r.methods = speculative_methods(o.methods);
+  r.acceptance_samples = o.samples;
+  r.acceptance_stride = o.stride;
+  r.continuation_tokens = o.samples * o.stride;
+  r.passkey_contexts.clear();
+  r.cache_dir = accuracy::default_accuracy_cache_dir();
+  r.threads = threads;
+  r.seed = o.seed;
+  return r;
+}
+
+accuracy::AccuracyResult proxy_result(const DataPaths& data, const accuracy::RealModelRequest& r, int context) {
+  accuracy::AccuracyRequest proxy;
+  proxy.geometry = kv_geometry_of(find_model(data, kCalibrationModel));
+  proxy.context = context;
+  proxy.seed = r.seed;
+  proxy.methods = r.methods;
+  proxy.cache_dir = r.cache_dir;
+  proxy.threads = r.threads;
+  return accuracy::run_accuracy(proxy);
+}
+
+}  // namespace
+
+int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options) {
+  const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  const accuracy::RealModelRequest request = real_request(data, options, threads);
+  const accuracy::RealModelResult real = accuracy::run_real_model(request);
+  accuracy::CalibrationFile file;
+  file.model = kCalibrationModel;
+  file.seed = options.seed;
+  file.k_max = request.k_max;
+  file.acceptance_samples = options.samples;
+  file.acceptance_stride = options.stride;
+  for (const auto& context : real.contexts) {
+    const auto fitted = accuracy::fit_acceptance_calibration(context, proxy_result(data, request, context.context));
+    file.entries.insert(file.entries.end(), fitted.begin(), fitted.end());
+  }
+  const auto out = options.out.value_or(data.acceptance_calibration());
+  if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
+  report::write_file_atomic(out, accuracy::calibration_to_json(file).dump(2) + "\n");
+  fmt::print("{}\nwritten: {}\n", accuracy::render_calibration_table(file.entries), out.string());
+  return 0;
+}
+
+}  // namespace lynxsim::app
