@@ -6,8 +6,8 @@
 #   scripts/reproduce_paper.sh [--fresh] [--jobs N] [--lynxsim PATH]
 #
 # Output: results/paper/summary.csv (one row per point and method), results/paper/requests.csv
-# (one row per request), results/paper/plots/*.png, and the raw results folders under
-# results/paper/runs/. On a cluster, run `scripts/sweep.py run sweeps/paper.json --shard i/n` on
+# (one row per request), results/paper/plots/*.png, results/paper/README.md (the headline ratios,
+# computed from summary.csv), and the raw results folders under results/paper/runs/ (not committed). On a cluster, run `scripts/sweep.py run sweeps/paper.json --shard i/n` on
 # each machine first (docs/sweeps.md), copy the runs/ folders together, then run this script.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,4 +51,6 @@ for model in llama-3.1-8b llama-3.1-70b qwen2.5-7b; do
 done
 
 elapsed=$(($(date +%s) - started))
-echo "results/paper rebuilt in $((elapsed / 60)) min $((elapsed % 60)) s ($jobs jobs)"
+took="$((elapsed / 60)) min $((elapsed % 60)) s with $jobs jobs on $(nproc) cores"
+sweep paper-report "$out/summary.csv" --output "$out/README.md" --elapsed "$took"
+echo "results/paper rebuilt in $took"

@@ -5,12 +5,14 @@
     sweep.py points SWEEP.json [--shard i/n]
     sweep.py collect SWEEP.json [--csv PATH]
     sweep.py plot INPUT --kind KIND [--output PNG] [--where column=value]...
+    sweep.py paper-report SUMMARY.csv --output README.md [--elapsed TEXT]
 
 `run` executes every point of the sweep not yet done (so rerunning resumes), --jobs at a time,
 with a progress bar on stderr; --shard i/n runs only the points with index % n == i, for a Slurm
 array or GNU parallel spreading one sweep over machines that share (or later merge) the output
 folder. `collect` writes <out>/summary.csv and <out>/requests.csv. `plot` draws one figure from a
-sweep file, a collected CSV or a single results folder. `sweep.py SWEEP.json` alone means `run`.
+sweep file, a collected CSV or a single results folder. `paper-report` writes the README of
+results/paper/ from its collected CSV. `sweep.py SWEEP.json` alone means `run`.
 docs/sweeps.md describes the sweep file and every option. Exit status: 0 success, 1 some point
 failed or is missing, 2 bad input.
 """
@@ -26,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from lynxsim_tools import collect, points, repo, runner, sweep_file  # noqa: E402
 from lynxsim_tools.plot_kinds import KINDS  # noqa: E402
 
-COMMANDS = ("run", "points", "collect", "plot")
+COMMANDS = ("run", "points", "collect", "plot", "paper-report")
 
 
 def _sweep_arguments(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +59,10 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--where", action="append", default=[], metavar="COLUMN=VALUE",
                       help="keep only rows with this value (repeatable)")
     plot.add_argument("--metric", help="accuracy column for accuracy-vs-ttft")
+    report = sub.add_parser("paper-report", help="write results/paper/README.md from its summary.csv")
+    report.add_argument("summary", type=Path, help="collected summary.csv of sweeps/paper.json")
+    report.add_argument("--output", "-o", type=Path, required=True, help="README path")
+    report.add_argument("--elapsed", default="(not timed)", help="how long the rebuild took")
     return parser
 
 
@@ -116,6 +122,14 @@ def command_plot(args) -> int:
     return 0
 
 
+def command_paper_report(args) -> int:
+    from lynxsim_tools import paper_report
+
+    paper_report.write_report(args.summary, args.output, args.elapsed)
+    print(args.output)
+    return 0
+
+
 def main(argv=None) -> int:
     signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -123,7 +137,7 @@ def main(argv=None) -> int:
         argv.insert(0, "run")
     args = build_parser().parse_args(argv)
     handlers = {"run": command_run, "points": command_points, "collect": command_collect,
-                "plot": command_plot}
+                "plot": command_plot, "paper-report": command_paper_report}
     try:
         return handlers[args.command](args)
     except (sweep_file.SweepError, ValueError, FileNotFoundError) as error:

@@ -16,7 +16,7 @@ struct Parsed {
   EstimateOptions estimate;
   AccuracyOptions accuracy;
   CalibrateOptions calibrate;
-  std::string bench_what;
+  BenchOptions bench;
   LlmLogitsOptions llm_logits;
 };
 
@@ -40,6 +40,18 @@ void add_calibrate(CLI::App& app, CalibrateOptions& o) {
   cal->add_option("--out", o.out, "calibration file (default data/calibration/smollm2-acceptance.json)");
 }
 
+void add_bench(CLI::App& app, BenchOptions& o) {
+  auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving");
+  bench->add_option("what", o.what, "kernels, network or serving")->required();
+  bench->add_option("--tolerance", o.tolerance, "network: relative rate tolerance")
+      ->check(CLI::Range(1e-12, 1e-2));
+  bench->add_option("--quantum", o.quantum, "network: rate recomputation quantum, e.g. 10us or 0s");
+  bench->add_option("--arrivals", o.arrivals, "network: flows started in total")
+      ->check(CLI::PositiveNumber);
+  bench->add_option("--concurrent", o.concurrent, "network: flows in flight")
+      ->check(CLI::PositiveNumber);
+}
+
 void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
   validate->add_option("file", p.validate_file, "scenario file")->required();
@@ -61,8 +73,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
   add_calibrate(app, p.calibrate);
-  auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving");
-  bench->add_option("what", p.bench_what, "kernels, network or serving")->required();
+  add_bench(app, p.bench);
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
   logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
@@ -77,7 +88,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
   if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);
-  if (app.got_subcommand("bench")) return cmd_bench(data, p.bench_what);
+  if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");

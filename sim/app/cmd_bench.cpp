@@ -3,6 +3,7 @@
 #include "sim/app/bench_serving.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
+#include "sim/core/unit_parse.hpp"
 #include "sim/net/network_bench.hpp"
 #include "sim/quant/bench_kernels.hpp"
 #include "sim/quant/cachegen_bench.hpp"
@@ -23,9 +24,31 @@ void bench_cachegen() {
              quant::kCacheGenGpuSpeedupOverCpuThread);
 }
 
+net::NetworkBenchConfig network_bench_config(const BenchOptions& o) {
+  net::NetworkBenchConfig c;
+  if (o.tolerance) c.rate_tolerance = *o.tolerance;
+  if (o.quantum) {
+    try {
+      c.rate_quantum = parse_time(*o.quantum);
+    } catch (const UnitError& e) {
+      throw InputError(fmt::format("--quantum: {}", e.what()));
+    }
+    if (c.rate_quantum < Time::zero()) throw InputError("--quantum must not be negative");
+  }
+  if (o.arrivals) c.arrivals = *o.arrivals;
+  if (o.concurrent) c.concurrent = *o.concurrent;
+  return c;
+}
+
 }  // namespace
 
-int cmd_bench(const DataPaths& data, const std::string& what) {
+int cmd_bench(const DataPaths& data, const BenchOptions& options) {
+  const std::string& what = options.what;
+  if (what != "network" &&
+      (options.tolerance || options.quantum || options.arrivals || options.concurrent)) {
+    throw InputError(
+        "--tolerance, --quantum, --arrivals and --concurrent apply to `bench network` only");
+  }
   if (what == "kernels") {
     fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(quant::KernelBenchConfig{})));
     bench_cachegen();
@@ -33,7 +56,8 @@ int cmd_bench(const DataPaths& data, const std::string& what) {
     return 0;
   }
   if (what == "network") {
-    fmt::print("{}", net::format_network_bench(net::run_network_bench(net::NetworkBenchConfig{})));
+    const auto config = network_bench_config(options);
+    fmt::print("{}", net::format_network_bench(net::run_network_bench(config)));
     return 0;
   }
   if (what == "serving") return cmd_bench_serving(data);

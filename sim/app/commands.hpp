@@ -56,6 +56,15 @@ struct LlmLogitsOptions {
   int threads = 1;
 };
 
+// `lynxsim bench WHAT`; the network settings apply to `bench network` only (unset: its defaults).
+struct BenchOptions {
+  std::string what;
+  std::optional<double> tolerance;
+  std::optional<std::string> quantum;  // a time with its unit, e.g. "10us"
+  std::optional<std::uint64_t> arrivals;
+  std::optional<std::uint64_t> concurrent;
+};
+
 int cmd_run(const DataPaths& data, const RunOptions& options);
 int cmd_validate(const DataPaths& data, const std::filesystem::path& scenario,
                  const std::vector<std::string>& overrides);
@@ -63,7 +72,7 @@ int cmd_list(const DataPaths& data);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
-int cmd_bench(const DataPaths& data, const std::string& what);
+int cmd_bench(const DataPaths& data, const BenchOptions& options);
 int cmd_llm_logits(const LlmLogitsOptions& options);
 
 }  // namespace lynxsim::app

@@ -46,11 +46,17 @@ void observe_serving(Simulator& sim, report::TraceWriter& trace, Pids pids) {
                   e.at, {{"request", e.request}, {"drafted", e.drafted}, {"accepted", e.accepted}});
   });
   sim.bus().subscribe<RequestDone>([&trace, pids](const RequestDone& e) {
+    trace.instant("first token", "request", pids.decode, 2, e.first_token_at, {{"request", e.request}});
+    trace.instant("first commit", "request", pids.decode, 2, e.first_commit_at, {{"request", e.request}});
     trace.instant("request done", "request", pids.decode, 2, e.at, {{"request", e.request}});
   });
 }
 
 void observe_network(Simulator& sim, report::TraceWriter& trace, Pids pids) {
+  sim.bus().subscribe<net::ClassRateChanged>([&trace, pids](const net::ClassRateChanged& e) {
+    trace.counter(fmt::format("class {} Gb/s", e.priority_class), pids.network, e.at,
+                  {{"rate", e.rate.to_bits().value / 1e9}});
+  });
   sim.bus().subscribe<net::FlowFinished>([&trace, pids](const net::FlowFinished& e) {
     const auto& r = e.record;
     trace.complete_event(r.spec.label.empty() ? fmt::format("flow {}", r.id) : r.spec.label, "flow",

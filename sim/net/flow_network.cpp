@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <span>
 #include <stdexcept>
 
 #include "sim/core/rng.hpp"
@@ -25,6 +26,7 @@ FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time)
       topology_(std::make_unique<Topology>(std::move(topology))),
       router_(*topology_),
       solver_(capacities_of(*topology_)),
+      relaxed_(capacities_of(*topology_)),
       setup_time_(setup_time),
       link_used_(topology_->num_links(), 0.0) {
   if (setup_time < Time::zero()) throw std::invalid_argument("network setup time must be >= 0");
@@ -67,27 +69,37 @@ void FlowNetwork::join(FlowId id) {
     return;
   }
   const auto& s = p.record.spec;
-  const FlowSolver::Slot slot =
-      solver_.add(p.route, s.priority_class, s.weight, s.max_rate.to_bytes().value);
+  const double cap = s.max_rate.to_bytes().value;
+  const FlowSolver::Slot slot = use_relaxed_
+                                    ? relaxed_.add(p.route, s.priority_class, s.weight, cap)
+                                    : solver_.add(p.route, s.priority_class, s.weight, cap);
   if (slot >= sending_.size()) sending_.resize(slot + 1);
-  sending_[slot] = Sending{id, s.size.as_double(), 0.0, sim_.now()};
+  sending_[slot] = Sending{id, s.size.as_double(), 0.0, sim_.now(), &p,
+                           &class_rate_[s.priority_class]};
   request_resolve();
 }
 
 void FlowNetwork::request_resolve() {
   if (resolve_pending_) return;
   resolve_pending_ = true;
-  sim_.schedule_in(Time::zero(), [this] { resolve(); });
+  Time at = sim_.now();
+  if (rate_quantum_ > Time::zero()) {
+    const std::int64_t q = rate_quantum_.ps();
+    at = Time::from_ps((at.ps() + q - 1) / q * q);
+  }
+  sim_.schedule_at(at, [this] { resolve(); });
 }
 
 void FlowNetwork::resolve() {
   resolve_pending_ = false;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto& changed = solver_.solve();
+  const auto& changed = use_relaxed_ ? relaxed_.solve() : solver_.solve();
   counters_.recompute_wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++counters_.recomputations;
-  for (const FlowSolver::Slot slot : changed) apply_rate(slot, solver_.rate(slot));
+  for (const FlowSolver::Slot slot : changed) {
+    apply_rate(slot, use_relaxed_ ? relaxed_.rate(slot) : solver_.rate(slot));
+  }
   reschedule_completion();
 }
 
@@ -96,20 +108,22 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
   const Time now = sim_.now();
   s.remaining = std::max(0.0, s.remaining - s.rate * (now - s.last_update).seconds());
   s.last_update = now;
-  Pending& p = pending_.at(s.id);
   const double delta = rate - s.rate;
   s.rate = rate;
-  class_rate_[p.record.spec.priority_class] += delta;
-  for (const LinkId l : p.route) {
-    link_used_[l] += delta;
-    publish_link(l);
+  *s.class_rate += delta;
+  const std::span<const LinkId> route =
+      use_relaxed_ ? relaxed_.route(slot) : std::span<const LinkId>(solver_.route(slot));
+  for (const LinkId l : route) link_used_[l] += delta;
+  if (sim_.bus().has_subscribers<LinkLoadChanged>()) {
+    for (const LinkId l : route) publish_link(l);
   }
   if (sim_.bus().has_subscribers<ClassRateChanged>()) {
-    const int cls = p.record.spec.priority_class;
-    sim_.bus().publish(ClassRateChanged{now, cls, {std::max(0.0, class_rate_[cls])}});
+    const int cls = s.pending->record.spec.priority_class;
+    sim_.bus().publish(ClassRateChanged{now, cls, {std::max(0.0, *s.class_rate)}});
   }
-  if (rate > 0.0 && p.record.first_byte_at == Time::zero()) {
-    p.record.first_byte_at = now + p.record.path_latency_time;
+  if (rate > 0.0 && !s.first_byte) {
+    s.first_byte = true;
+    s.pending->record.first_byte_at = now + s.pending->record.path_latency_time;
   }
   const double seconds = rate > 0.0 ? s.remaining / rate : kNeverSeconds * 2;
   if (seconds < kNeverSeconds) {
@@ -122,7 +136,8 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
 void FlowNetwork::publish_link(LinkId link) {
   if (!sim_.bus().has_subscribers<LinkLoadChanged>()) return;
   sim_.bus().publish(LinkLoadChanged{sim_.now(), link, {std::max(0.0, link_used_[link])},
-                                     {solver_.capacity(link)}});
+                                     {use_relaxed_ ? relaxed_.capacity(link)
+                                                   : solver_.capacity(link)}});
 }
 
 void FlowNetwork::reschedule_completion() {
@@ -149,7 +164,11 @@ void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
   apply_rate(slot, 0.0);
   sending_[slot].remaining = 0.0;
   const FlowId id = sending_[slot].id;
-  solver_.remove(slot);
+  if (use_relaxed_) {
+    relaxed_.remove(slot);
+  } else {
+    solver_.remove(slot);
+  }
   sent(id);
 }
 
@@ -174,9 +193,39 @@ void FlowNetwork::arrive(FlowId id) {
 void FlowNetwork::set_link_rate(LinkId link, BitsPerSecond rate) {
   if (!(rate.value >= 0.0)) throw std::invalid_argument("link rate must be >= 0");
   line_rate_.at(link) = rate;
-  solver_.set_capacity(link, rate.to_bytes().value * topology_->link(link).spec.efficiency);
+  const double goodput = rate.to_bytes().value * topology_->link(link).spec.efficiency;
+  solver_.set_capacity(link, goodput);
+  relaxed_.set_capacity(link, goodput);
+  // The idle solver holds no flow; solving it only drops the pending capacity change.
+  if (use_relaxed_) {
+    solver_.solve();
+  } else {
+    relaxed_.solve();
+  }
   publish_link(link);
   request_resolve();
+}
+
+void FlowNetwork::set_rate_tolerance(double relative) {
+  if (solver_.num_flows() != 0 || relaxed_.num_flows() != 0) {
+    throw std::logic_error("the rate tolerance can only change while no flow is sending");
+  }
+  solver_.set_tolerance(relative);
+  relaxed_.set_tolerance(relative);
+  use_relaxed_ = relative >= kRelaxedFrom;
+}
+
+void FlowNetwork::set_rate_quantum(Time quantum) {
+  if (quantum < Time::zero()) throw std::invalid_argument("the rate quantum must be >= 0");
+  rate_quantum_ = quantum;
+}
+
+std::string FlowNetwork::link_name(LinkId link) const {
+  if (link >= topology_->num_links()) {
+    throw std::invalid_argument(fmt::format("unknown link id {}", link));
+  }
+  const DirectedLink& l = topology_->link(link);
+  return topology_->node(l.from).name + "->" + topology_->node(l.to).name;
 }
 
 HostId FlowNetwork::place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,

@@ -1,6 +1,6 @@
 #pragma once
-// The flow-level Network: flows on routes of a Topology, rates from the FlowSolver, one pending
-// completion event.
+// The flow-level Network: flows on routes of a Topology, rates from the FlowSolver (exact) or, at a
+// coarse rate tolerance, from LevelRelaxation; one pending completion event.
 //
 // Per transmitting flow the network keeps the bytes still to send, its current rate and the time of
 // its last update; when the solver changes a flow's rate, the bytes sent since the last update at the
@@ -13,6 +13,20 @@
 //
 // Changes at one instant (many flows joining, completions, capacity steps) are coalesced: they mark
 // the solver and one zero-delay resolve event re-solves once. See network.hpp for the flow timeline.
+//
+// Rate quantum Delta (default zero: re-solve at the instant of every change). With Delta > 0 a
+// change at time t schedules the re-solve at the next grid point T = ceil(t / Delta) * Delta of the
+// simulator clock (T = t on a grid point), and every change in (T - Delta, T] shares that re-solve.
+// Until T the rates in force stay as they were: a flow that joins at t holds no bandwidth and starts
+// sending at T; a flow whose last byte left at t frees its bandwidth at t, but the others receive
+// it at T; a capacity step at t shapes the rates from T on (until then the link carries the old
+// rates, possibly above its new capacity). So every change takes effect less than Delta late, and
+// a lone flow that joins at t finishes exactly T - t later than without the quantum. Rates still
+// change only at events and are integrated exactly between them, so completion times remain exact
+// for the rates in force and the bytes delivered equal the bytes sent. The quantum bounds the
+// re-solves to one per Delta; changes batched into one re-solve share its work where their repairs
+// overlap, which pays off once a quantum gathers tens of changes.
+// The grid depends only on the clock, so runs remain deterministic.
 
 #include <chrono>
 #include <memory>
@@ -23,6 +37,7 @@
 #include "sim/core/simulator.hpp"
 #include "sim/net/completion_heap.hpp"
 #include "sim/net/flow_solver.hpp"
+#include "sim/net/level_relaxation.hpp"
 #include "sim/net/network.hpp"
 #include "sim/net/router.hpp"
 #include "sim/net/topology.hpp"
@@ -45,14 +60,22 @@ public:
   }
   HostId place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
                std::uint32_t ranks_per_instance) const override;
+  std::string link_name(LinkId link) const override;
 
   // Sets the line rate of one directed link (goodput = efficiency * rate) from now on.
   void set_link_rate(LinkId link, BitsPerSecond rate);
   BitsPerSecond link_rate(LinkId link) const { return line_rate_.at(link); }
   // Current summed rate of the flows on a directed link.
   BytesPerSecond link_load(LinkId link) const { return {link_used_.at(link)}; }
-  // Relative tolerance of the rate solver (FlowSolver::set_tolerance).
-  void set_rate_tolerance(double relative) { solver_.set_tolerance(relative); }
+  // Relative tolerance of the rates, in [1e-12, 1e-2]. Below kRelaxedFrom the exact FlowSolver
+  // computes them; from it on the cheaper LevelRelaxation (rates within a few tolerances of the
+  // exact ones, see level_relaxation.hpp). Only while no flow is sending.
+  static constexpr double kRelaxedFrom = 1e-6;
+  void set_rate_tolerance(double relative);
+  // Rate quantum Delta (see above), >= 0; zero re-solves at every change. Applies to the changes
+  // made from now on.
+  void set_rate_quantum(Time quantum);
+  Time rate_quantum() const { return rate_quantum_; }
   const Topology& topology() const { return *topology_; }
   Topology& mutable_topology() { return *topology_; }
   const Router& router() const { return router_; }
@@ -65,6 +88,7 @@ public:
   };
   const Counters& counters() const { return counters_; }
   const FlowSolver::Stats& solver_stats() const { return solver_.stats(); }
+  const LevelRelaxation::Stats& relaxation_stats() const { return relaxed_.stats(); }
 
 private:
   struct Pending {
@@ -77,6 +101,9 @@ private:
     double remaining = 0.0;
     double rate = 0.0;
     Time last_update;
+    Pending* pending = nullptr;      // stable: unordered_map nodes do not move
+    double* class_rate = nullptr;    // entry of class_rate_, stable likewise
+    bool first_byte = false;         // has held a positive rate
   };
 
   void join(FlowId id);
@@ -94,6 +121,8 @@ private:
   std::unique_ptr<Topology> topology_;
   Router router_;
   FlowSolver solver_;
+  LevelRelaxation relaxed_;
+  bool use_relaxed_ = false;
   Time setup_time_;
   std::vector<BitsPerSecond> line_rate_;
   std::vector<double> link_used_;
@@ -103,6 +132,7 @@ private:
   CompletionHeap heap_;
   EventId completion_event_;
   Time completion_at_ = Time::max();
+  Time rate_quantum_ = Time::zero();
   bool resolve_pending_ = false;
   FlowId next_id_ = 1;
   Bytes delivered_;

@@ -139,6 +139,7 @@ void FlowSolver::commit(int cls) {
     if (!changed_much(f)) continue;
     f.rate = f.new_rate;
     changed_.push_back(s);
+    ++stats_.flows_changed;
     mark_route(f, cls + 1);
   }
   ++set_epoch_;

@@ -38,9 +38,11 @@
 // rate whose relative change is at most tau is left untouched (its flow is not rescheduled and
 // does not mark its links for lower classes). So the repair spreads only while rates change by
 // more than tau: in a dense network (a k=16 fat-tree with ~10 flows per link) the flows that move
-// after one change number ~1,400 on average at 1e-7 and ~200 at 1e-3. A coarse tau trades
-// exactness (rates off by about tau; a link left with slack below tau hands it out at its next
-// repair, since D does not require the link to be saturated) for speed.
+// after one change number ~1,400 on average at 1e-7 and ~200 at 1e-3, but the re-filled set A is
+// larger still (~1,000 flows at 1e-3 in steady state, ~2 ms per change), because every released
+// flow is re-filled even when its rate ends within tau. For coarse tolerances FlowNetwork therefore
+// uses LevelRelaxation (level_relaxation.hpp), whose work follows the links whose fair level moves;
+// this solver stays the exact one (the network's default tolerance 1e-9).
 //
 // Numerics: rates are doubles; a link's residual is recomputed from the current rates when the
 // filling first opens it (no accumulated drift). The heap holds at most one live entry per link, a
@@ -63,6 +65,7 @@ public:
     std::uint64_t solves = 0;          // solve() calls that had pending changes
     std::uint64_t fills = 0;           // progressive fillings run
     std::uint64_t flows_filled = 0;    // sum of |A| over fillings
+    std::uint64_t flows_changed = 0;   // rates changed by more than the tolerance
   };
 
   explicit FlowSolver(std::vector<double> capacities);

@@ -86,6 +86,9 @@ public:
   // wrapping around (ranks then share a host and its NIC) when the pool is too small.
   virtual HostId place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
                        std::uint32_t ranks_per_instance) const = 0;
+  // "<from node>-><to node>" for a directed link, in topology node names ("leaf0.h1->leaf0"); links
+  // are numbered as in LinkLoadChanged. Throws std::invalid_argument for an unknown link.
+  virtual std::string link_name(LinkId link) const = 0;
 };
 
 // ObserverBus events.

@@ -102,6 +102,8 @@ std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec
   pool_of(spec.prefill_hosts, topology.prefill_pool);
   pool_of(spec.decode_hosts, topology.decode_pool);
   auto network = std::make_unique<FlowNetwork>(sim, std::move(topology), spec.setup_time);
+  network->set_rate_tolerance(spec.rate_tolerance);
+  network->set_rate_quantum(spec.rate_quantum);
   for (const auto& t : spec.traces) play_bandwidth_trace(*network, t);
   for (std::size_t i = 0; i < spec.background.size(); ++i) {
     start_background(*network, spec.background[i], i);

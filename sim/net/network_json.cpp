@@ -132,7 +132,7 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
   JsonReader r(issues);
   NetworkSpec s;
   if (!r.object(j, p, {"topology", "setup_time", "prefill_hosts", "decode_hosts", "traces",
-                       "background"})) {
+                       "background", "rate_tolerance", "rate_quantum"})) {
     throw NetConfigError(std::move(issues));
   }
   if (!j.contains("topology")) r.error(child(p, "topology"), "missing required key");
@@ -148,6 +148,11 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
       r, j, p, "traces", [&](const json& e, const std::string& ep) { return read_trace(r, e, ep, base_dir); });
   s.background = read_array<BackgroundSpec>(
       r, j, p, "background", [&](const json& e, const std::string& ep) { return read_background(r, e, ep); });
+  s.rate_tolerance = r.number(j, p, "rate_tolerance", false).value_or(s.rate_tolerance);
+  if (!(s.rate_tolerance >= 1e-12 && s.rate_tolerance <= 1e-2)) {
+    r.error(child(p, "rate_tolerance"), "must be in [1e-12, 1e-2]");
+  }
+  s.rate_quantum = r.time(j, p, "rate_quantum", false).value_or(Time::zero());
   if (issues.empty()) check_names(r, build_topology(s.topology), s, p);
   if (!issues.empty()) throw NetConfigError(std::move(issues));
   return s;

@@ -14,7 +14,10 @@
 //   graph          explicit hosts, switches and links
 // Placement pools: unless given, prefill instances go to the first half of the hosts (first half of
 // the leaves, pods or site a) and decode instances to the second half.
-// A NetworkSpec adds the per-transfer setup cost, bandwidth traces and background traffic.
+// A NetworkSpec adds the per-transfer setup cost, bandwidth traces, background traffic and the rate
+// solver's accuracy: rate_tolerance (relative, in [1e-12, 1e-2]; from 1e-6 on the relaxed solver,
+// see FlowNetwork::set_rate_tolerance) and rate_quantum (zero: rates re-solved at every change;
+// otherwise on a grid of that period, see flow_network.hpp).
 
 #include <optional>
 #include <string>
@@ -111,6 +114,8 @@ struct NetworkSpec {
   std::vector<std::string> decode_hosts;
   std::vector<BandwidthTraceSpec> traces;
   std::vector<BackgroundSpec> background;
+  double rate_tolerance = 1e-9;
+  Time rate_quantum = Time::zero();
 };
 
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.

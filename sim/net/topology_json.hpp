@@ -16,8 +16,10 @@
 //               "traces": [{"link": name, "points": [["0s", "2Gbps"], ...] | "csv": path,
 //                           "repeat": bool}],
 //               "background": [{"src", "dst", "rate", "on_time", "off_time", "exponential",
-//                               "start_at", "stop_at", "priority_class", "label"}]}
-//   only "topology" is required; setup_time defaults to "0s".
+//                               "start_at", "stop_at", "priority_class", "label"}],
+//               "rate_tolerance": 1e-3, "rate_quantum": "10us"}
+//   only "topology" is required; setup_time defaults to "0s", rate_tolerance to 1e-9 (exact rates),
+//   rate_quantum to "0s" (rates re-solved at every change; see network_spec.hpp).
 // Every quantity with a unit is a string with that unit; a bare number is an error. Unknown keys,
 // wrong types and impossible values are errors naming their JSON path; all errors of a document are
 // collected and thrown together as one NetConfigError.

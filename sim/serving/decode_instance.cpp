@@ -192,7 +192,7 @@ void DecodeInstance::finish(RequestState& request) {
   request.reserved_bytes = 0;
   --routed_;
   sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
-  sim_.bus().publish(RequestDone{m.id, sim_.now()});
+  sim_.bus().publish(RequestDone{m.id, sim_.now(), m.first_token_at, m.first_commit_at});
   if (on_finish_) on_finish_(request);
 }
 

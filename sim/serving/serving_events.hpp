@@ -50,6 +50,8 @@ struct DecodeMemoryChanged {
 struct RequestDone {
   std::uint64_t request;
   Time at;
+  Time first_token_at;   // the first (possibly speculative) output token
+  Time first_commit_at;  // the first verified token
 };
 
 }  // namespace lynxsim::serving

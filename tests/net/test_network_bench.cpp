@@ -16,7 +16,11 @@ TEST_CASE("the network benchmark runs a small fat-tree and conserves bytes") {
   CHECK(r.hosts == 16);
   CHECK(r.flows_finished == 500);
   CHECK(r.bytes_conserved);
-  CHECK(format_network_bench(r).find("500 arrivals") != std::string::npos);
+  const std::string text = format_network_bench(r);
+  CHECK(text.find("500 arrivals") != std::string::npos);
+  CHECK(text.find("rate tolerance       0.01\n") != std::string::npos);
+  CHECK(text.find("rate quantum         0 (every change)") != std::string::npos);
+  CHECK(r.mean_fct_ms > 0.0);
 }
 
 TEST_CASE("full-size network benchmark" * doctest::skip(std::getenv("LYNXSIM_NET_BENCH") == nullptr)) {
