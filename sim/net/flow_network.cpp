@@ -70,9 +70,8 @@ void FlowNetwork::join(FlowId id) {
   }
   const auto& s = p.record.spec;
   const double cap = s.max_rate.to_bytes().value;
-  const FlowSolver::Slot slot = use_relaxed_
-                                    ? relaxed_.add(p.route, s.priority_class, s.weight, cap)
-                                    : solver_.add(p.route, s.priority_class, s.weight, cap);
+  const FlowSolver::Slot slot =
+      with_solver([&](auto& solver) { return solver.add(p.route, s.priority_class, s.weight, cap); });
   if (slot >= sending_.size()) sending_.resize(slot + 1);
   sending_[slot] = Sending{id, s.size.as_double(), 0.0, sim_.now(), &p,
                            &class_rate_[s.priority_class]};
@@ -93,12 +92,12 @@ void FlowNetwork::request_resolve() {
 void FlowNetwork::resolve() {
   resolve_pending_ = false;
   const auto t0 = std::chrono::steady_clock::now();
-  const auto& changed = use_relaxed_ ? relaxed_.solve() : solver_.solve();
+  const auto& changed = with_solver([](auto& solver) -> const auto& { return solver.solve(); });
   counters_.recompute_wall_seconds +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   ++counters_.recomputations;
   for (const FlowSolver::Slot slot : changed) {
-    apply_rate(slot, use_relaxed_ ? relaxed_.rate(slot) : solver_.rate(slot));
+    apply_rate(slot, with_solver([slot](const auto& solver) { return solver.rate(slot); }));
   }
   reschedule_completion();
 }
@@ -111,8 +110,8 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
   const double delta = rate - s.rate;
   s.rate = rate;
   *s.class_rate += delta;
-  const std::span<const LinkId> route =
-      use_relaxed_ ? relaxed_.route(slot) : std::span<const LinkId>(solver_.route(slot));
+  const auto route = with_solver(
+      [slot](const auto& solver) { return std::span<const LinkId>(solver.route(slot)); });
   for (const LinkId l : route) link_used_[l] += delta;
   if (sim_.bus().has_subscribers<LinkLoadChanged>()) {
     for (const LinkId l : route) publish_link(l);
@@ -136,8 +135,9 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
 void FlowNetwork::publish_link(LinkId link) {
   if (!sim_.bus().has_subscribers<LinkLoadChanged>()) return;
   sim_.bus().publish(LinkLoadChanged{sim_.now(), link, {std::max(0.0, link_used_[link])},
-                                     {use_relaxed_ ? relaxed_.capacity(link)
-                                                   : solver_.capacity(link)}});
+                                     {with_solver([link](const auto& solver) {
+                                       return solver.capacity(link);
+                                     })}});
 }
 
 void FlowNetwork::reschedule_completion() {
@@ -164,11 +164,7 @@ void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
   apply_rate(slot, 0.0);
   sending_[slot].remaining = 0.0;
   const FlowId id = sending_[slot].id;
-  if (use_relaxed_) {
-    relaxed_.remove(slot);
-  } else {
-    solver_.remove(slot);
-  }
+  with_solver([slot](auto& solver) { solver.remove(slot); });
   sent(id);
 }
 
@@ -194,14 +190,7 @@ void FlowNetwork::set_link_rate(LinkId link, BitsPerSecond rate) {
   if (!(rate.value >= 0.0)) throw std::invalid_argument("link rate must be >= 0");
   line_rate_.at(link) = rate;
   const double goodput = rate.to_bytes().value * topology_->link(link).spec.efficiency;
-  solver_.set_capacity(link, goodput);
-  relaxed_.set_capacity(link, goodput);
-  // The idle solver holds no flow; solving it only drops the pending capacity change.
-  if (use_relaxed_) {
-    solver_.solve();
-  } else {
-    relaxed_.solve();
-  }
+  with_solver([&](auto& solver) { solver.set_capacity(link, goodput); });
   publish_link(link);
   request_resolve();
 }
@@ -212,7 +201,14 @@ void FlowNetwork::set_rate_tolerance(double relative) {
   }
   solver_.set_tolerance(relative);
   relaxed_.set_tolerance(relative);
-  use_relaxed_ = relative >= kRelaxedFrom;
+  const bool relaxed = relative >= kRelaxedFrom;
+  if (relaxed == use_relaxed_) return;
+  use_relaxed_ = relaxed;
+  for (LinkId l = 0; l < topology_->num_links(); ++l) {
+    const double capacity = relaxed ? solver_.capacity(l) : relaxed_.capacity(l);
+    with_solver([&](auto& solver) { solver.set_capacity(l, capacity); });
+  }
+  with_solver([](auto& solver) { solver.solve(); });
 }
 
 void FlowNetwork::set_rate_quantum(Time quantum) {

@@ -116,6 +116,15 @@ private:
   void arrive(FlowId id);
   void reschedule_completion();
   void publish_link(LinkId link);
+  // Calls f with the solver in use (the relaxed one from kRelaxedFrom, else the exact one).
+  template <class F>
+  decltype(auto) with_solver(F&& f) {
+    return use_relaxed_ ? f(relaxed_) : f(solver_);
+  }
+  template <class F>
+  decltype(auto) with_solver(F&& f) const {
+    return use_relaxed_ ? f(relaxed_) : f(solver_);
+  }
 
   Simulator& sim_;
   std::unique_ptr<Topology> topology_;
