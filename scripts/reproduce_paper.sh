@@ -7,7 +7,8 @@
 #
 # Output: results/paper/summary.csv (one row per point and method), results/paper/requests.csv
 # (one row per request), results/paper/plots/*.png, results/paper/README.md (the headline ratios,
-# computed from summary.csv), and the raw results folders under results/paper/runs/ (not committed). On a cluster, run `scripts/sweep.py run sweeps/paper.json --shard i/n` on
+# computed from summary.csv), and the raw results folders under results/paper/runs/ (not committed).
+# On a cluster, run `scripts/sweep.py run sweeps/paper.json --shard i/n` on
 # each machine first (docs/sweeps.md), copy the runs/ folders together, then run this script.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,17 +37,20 @@ cp "$out/runs/summary.csv" "$out/summary.csv"
 cp "$out/runs/requests.csv" "$out/requests.csv"
 
 mkdir -p "$plots"
+rm -f "$plots"/*.png
 for model in llama-3.1-8b llama-3.1-70b qwen2.5-7b; do
   for hardware in ascend-910b h100-sxm; do
-    only=(--where "model=$model" --where "hardware=$hardware")
-    tag="$model-$hardware"
-    sweep plot "$out/summary.csv" --kind ttft-vs-context "${only[@]}" -o "$plots/ttft-vs-context-$tag.png"
-    sweep plot "$out/summary.csv" --kind exposed-vs-context "${only[@]}" -o "$plots/exposed-vs-context-$tag.png"
-    sweep plot "$out/summary.csv" --kind speedup-vs-bandwidth "${only[@]}" \
-      --where workload.requests.0.context=32768 -o "$plots/speedup-vs-bandwidth-32k-$tag.png"
-    sweep plot "$out/summary.csv" --kind accuracy-vs-ttft "${only[@]}" \
-      --where workload.requests.0.context=32768 --where network.bandwidth=25Gbps \
-      -o "$plots/accuracy-vs-ttft-32k-25g-$tag.png"
+    for streaming in layerwise after_prefill; do
+      only=(--where "model=$model" --where "hardware=$hardware" --where "serving.streaming=$streaming")
+      tag="$model-$hardware-$streaming"
+      sweep plot "$out/summary.csv" --kind ttft-vs-context "${only[@]}" -o "$plots/ttft-vs-context-$tag.png"
+      sweep plot "$out/summary.csv" --kind exposed-vs-context "${only[@]}" -o "$plots/exposed-vs-context-$tag.png"
+      sweep plot "$out/summary.csv" --kind speedup-vs-bandwidth "${only[@]}" \
+        --where workload.requests.0.context=32768 -o "$plots/speedup-vs-bandwidth-32k-$tag.png"
+    done
+    sweep plot "$out/summary.csv" --kind accuracy-vs-ttft --where "model=$model" --where "hardware=$hardware" \
+      --where serving.streaming=after_prefill --where workload.requests.0.context=32768 \
+      --where network.bandwidth=25Gbps -o "$plots/accuracy-vs-ttft-32k-25g-$model-$hardware-after_prefill.png"
   done
 done
 
