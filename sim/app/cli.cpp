@@ -41,8 +41,8 @@ void add_calibrate(CLI::App& app, CalibrateOptions& o) {
 }
 
 void add_bench(CLI::App& app, BenchOptions& o) {
-  auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving");
-  bench->add_option("what", o.what, "kernels, network or serving")->required();
+  auto* bench = app.add_subcommand("bench", "benchmarks: kernels, network, serving, llm");
+  bench->add_option("what", o.what, "kernels, network, serving or llm")->required();
   bench->add_option("--tolerance", o.tolerance, "network: relative rate tolerance")
       ->check(CLI::Range(1e-12, 1e-2));
   bench->add_option("--quantum", o.quantum, "network: rate recomputation quantum, e.g. 10us or 0s");
@@ -50,6 +50,9 @@ void add_bench(CLI::App& app, BenchOptions& o) {
       ->check(CLI::PositiveNumber);
   bench->add_option("--concurrent", o.concurrent, "network: flows in flight")
       ->check(CLI::PositiveNumber);
+  bench->add_option("--context", o.context, "llm: prompt tokens (default 1024)")->check(CLI::PositiveNumber);
+  bench->add_option("--decode", o.decode, "llm: tokens decoded (default 64)")->check(CLI::PositiveNumber);
+  bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::PositiveNumber);
 }
 
 void add_subcommands(CLI::App& app, Parsed& p) {

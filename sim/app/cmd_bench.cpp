@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "sim/app/bench_llm.hpp"
 #include "sim/app/bench_serving.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
@@ -49,6 +50,9 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
     throw InputError(
         "--tolerance, --quantum, --arrivals and --concurrent apply to `bench network` only");
   }
+  if (what != "llm" && (options.context || options.decode || options.threads)) {
+    throw InputError("--context, --decode and --threads apply to `bench llm` only");
+  }
   if (what == "kernels") {
     fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(quant::KernelBenchConfig{})));
     bench_cachegen();
@@ -61,7 +65,14 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
     return 0;
   }
   if (what == "serving") return cmd_bench_serving(data);
-  throw InputError(fmt::format("unknown benchmark \"{}\" (known: kernels, network, serving)", what));
+  if (what == "llm") {
+    LlmBenchOptions llm;
+    llm.context = options.context.value_or(llm.context);
+    llm.decode = options.decode.value_or(llm.decode);
+    llm.threads = options.threads.value_or(llm.threads);
+    return cmd_bench_llm(data, llm);
+  }
+  throw InputError(fmt::format("unknown benchmark \"{}\" (known: kernels, network, serving, llm)", what));
 }
 
 }  // namespace lynxsim::app

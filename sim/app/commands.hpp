@@ -63,6 +63,9 @@ struct BenchOptions {
   std::optional<std::string> quantum;  // a time with its unit, e.g. "10us"
   std::optional<std::uint64_t> arrivals;
   std::optional<std::uint64_t> concurrent;
+  std::optional<int> context;
+  std::optional<int> decode;
+  std::optional<int> threads;
 };
 
 int cmd_run(const DataPaths& data, const RunOptions& options);
