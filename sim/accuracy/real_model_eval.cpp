@@ -1,5 +1,6 @@
 #include "sim/accuracy/real_model_eval.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -148,15 +149,37 @@ std::vector<int> load_text_tokens(const llm::Model& model, const std::string& te
   return model.tokenizer().encode(read_text(text_path), false);
 }
 
+namespace {
+
+// Positions used after the prompt: the continuation, and the furthest draft window.
+int positions_after_prompt(const RealModelRequest& r) {
+  const int drafts = r.acceptance_samples > 0 ? (r.acceptance_samples - 1) * r.acceptance_stride + r.k_max + 1 : 0;
+  return std::max(r.continuation_tokens, drafts);
+}
+
+void check_contexts_fit(const llm::Model& model, const std::vector<int>& text, const RealModelRequest& r) {
+  const int positions = model.config().context_length;
+  for (const int c : r.contexts) {
+    const std::string what = "real model: context " + std::to_string(c) + " + " +
+                             std::to_string(r.continuation_tokens) + " continuation tokens exceeds ";
+    if (c + r.continuation_tokens > static_cast<int>(text.size())) {
+      throw std::invalid_argument(what + "the text's " + std::to_string(text.size()) + " tokens");
+    }
+    if (c + positions_after_prompt(r) > positions) {
+      throw std::invalid_argument("real model: context " + std::to_string(c) + " leaves fewer than the " +
+                                  std::to_string(positions_after_prompt(r)) + " positions the measurement needs " +
+                                  "after the prompt within the model's " + std::to_string(positions) +
+                                  " (largest context: " + std::to_string(positions - positions_after_prompt(r)) + ")");
+    }
+  }
+}
+
+}  // namespace
+
 RealModelResult measure_real_model(const llm::Model& model, const RealModelRequest& r) {
   r.validate();
   const std::vector<int> text = load_text_tokens(model, r.text_path);
-  for (const int c : r.contexts) {
-    if (c + r.continuation_tokens > static_cast<int>(text.size())) {
-      throw std::invalid_argument("real model: context " + std::to_string(c) + " + " + std::to_string(r.continuation_tokens) +
-                                  " continuation tokens exceeds the text's " + std::to_string(text.size()) + " tokens");
-    }
-  }
+  check_contexts_fit(model, text, r);
   RealModelResult result;
   result.model = std::filesystem::path(r.model_path).filename().string();
   result.text = std::filesystem::path(r.text_path).filename().string();

@@ -143,4 +143,9 @@ TEST_CASE("a small real-model measurement is complete, cached, and reread identi
   RealModelRequest too_long = r;
   too_long.contexts = {9000};
   CHECK_THROWS_AS(measure_real_model(*model, too_long), std::invalid_argument);
+  RealModelRequest past_positions = r;
+  past_positions.contexts = {8192};
+  past_positions.continuation_tokens = 256;
+  CHECK_THROWS_WITH_AS(measure_real_model(*model, past_positions),
+                       doctest::Contains("largest context: 7936"), std::invalid_argument);
 }
