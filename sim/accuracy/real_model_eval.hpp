@@ -16,8 +16,9 @@
 //      after the other) and one draft-and-verify step with k_max drafts records the accepted prefix.
 // Passkey runs on its own prompts (real_passkey.hpp), contexts and depths.
 //
-// Cost (2 threads, SmolLM2-135M on a laptop-class CPU): prefill ~100-150 tokens/s, decode ~15
-// tokens/s; a 4K context with the ten default methods takes a few minutes, hence the cache.
+// Cost (2 threads, SmolLM2-135M on a 2-core machine): prefill 100-150 tokens/s, decode 10-25
+// tokens/s (`lynxsim bench llm`); a 4K context with the default methods takes about 6 minutes of
+// wall time, hence the cache.
 // Results do not depend on the thread count.
 //
 // Cache: as accuracy_run.hpp, JSON in cache_dir/<FNV-1a 64 hex>.json ({"cache_key", "result"}), the
