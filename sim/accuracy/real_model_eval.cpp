@@ -159,17 +159,18 @@ int positions_after_prompt(const RealModelRequest& r) {
 
 void check_contexts_fit(const llm::Model& model, const std::vector<int>& text, const RealModelRequest& r) {
   const int positions = model.config().context_length;
+  const int needed = positions_after_prompt(r);
   for (const int c : r.contexts) {
-    const std::string what = "real model: context " + std::to_string(c) + " + " +
-                             std::to_string(r.continuation_tokens) + " continuation tokens exceeds ";
+    const std::string context = "real model: context " + std::to_string(c);
     if (c + r.continuation_tokens > static_cast<int>(text.size())) {
-      throw std::invalid_argument(what + "the text's " + std::to_string(text.size()) + " tokens");
+      throw std::invalid_argument(context + " + " + std::to_string(r.continuation_tokens) +
+                                  " continuation tokens exceeds the text's " + std::to_string(text.size()) + " tokens");
     }
-    if (c + positions_after_prompt(r) > positions) {
-      throw std::invalid_argument("real model: context " + std::to_string(c) + " leaves fewer than the " +
-                                  std::to_string(positions_after_prompt(r)) + " positions the measurement needs " +
-                                  "after the prompt within the model's " + std::to_string(positions) +
-                                  " (largest context: " + std::to_string(positions - positions_after_prompt(r)) + ")");
+    if (c + needed > positions) {
+      throw std::invalid_argument(context + " leaves fewer than the " + std::to_string(needed) +
+                                  " positions the measurement needs after the prompt within the model's " +
+                                  std::to_string(positions) + " (largest context: " +
+                                  std::to_string(positions - needed) + ")");
     }
   }
 }

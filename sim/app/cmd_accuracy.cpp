@@ -22,7 +22,7 @@ constexpr const char* kRealModel = "smollm2-135m";
 int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   accuracy::RealModelRequest request;
   request.model_path = llm::require_default_model().string();
-  request.text_path = (data.root / "data" / "texts" / "kv_essay.txt").string();
+  request.text_path = data.essay_text().string();
   request.contexts = {options.context};
   for (const std::string& name : options.methods) {
     request.methods.push_back(accuracy_method_of(serving::preset_method(name)));

@@ -19,7 +19,7 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
   const auto load_start = std::chrono::steady_clock::now();
   const llm::Model model = llm::Model::load(path);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
-  const auto text = data.root / "data" / "texts" / "kv_essay.txt";
+  const auto text = data.essay_text();
   const std::vector<int> tokens = accuracy::load_text_tokens(model, text.string());
   const auto prompt_tokens = static_cast<std::size_t>(options.context);
   if (tokens.size() < prompt_tokens) {

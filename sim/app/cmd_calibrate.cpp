@@ -31,7 +31,7 @@ std::vector<accuracy::QuantMethodSpec> speculative_methods(const std::vector<std
 accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOptions& o, int threads) {
   accuracy::RealModelRequest r;
   r.model_path = llm::require_default_model().string();
-  r.text_path = (data.root / "data" / "texts" / "kv_essay.txt").string();
+  r.text_path = data.essay_text().string();
   r.contexts = o.contexts;
   r.methods = speculative_methods(o.methods);
   r.acceptance_samples = o.samples;
