@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "report_test_files.hpp"
 #include "sample_results.hpp"
 #include "sim/report/atomic_write.hpp"
 #include "sim/report/results_folder.hpp"
@@ -16,32 +17,13 @@
 using namespace lynxsim;
 using namespace lynxsim::report;
 namespace fs = std::filesystem;
+using testing::fresh_dir;
+using testing::sample_outputs;
+using testing::slurp;
 
 namespace {
 
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(LYNXSIM_BINARY_DIR) / "test_output_safety" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
 void put(const fs::path& file, const std::string& text) { std::ofstream(file) << text; }
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-RunOutputs sample_outputs(const std::vector<serving::MethodResult>& results) {
-  RunOutputs out;
-  out.scenario_name = "demo";
-  out.resolved_scenario = {{"name", "demo"}};
-  out.results = results;
-  return out;
-}
 
 pid_t dead_pid() {
   const pid_t child = ::fork();
