@@ -156,6 +156,7 @@ void DecodeInstance::advance(RequestState& request) {
   ++request.drafts;
   ++m.drafted_tokens;
   if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
+  if (m.decode_first_token_at == Time::zero()) m.decode_first_token_at = sim_.now();
   if (!request.speculating) {
     request.verify_pending = true;
   } else if (request.drafts >= params_.max_draft_tokens) {
@@ -181,6 +182,8 @@ void DecodeInstance::commit(RequestState& request, int tokens) {
   m.committed_tokens = std::min(m.output_tokens, m.committed_tokens + tokens);
   if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
   if (m.first_commit_at == Time::zero()) m.first_commit_at = sim_.now();
+  if (m.decode_first_token_at == Time::zero()) m.decode_first_token_at = sim_.now();
+  if (m.decode_first_commit_at == Time::zero()) m.decode_first_commit_at = sim_.now();
   if (m.committed_tokens >= m.output_tokens) finish(request);
 }
 

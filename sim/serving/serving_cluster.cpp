@@ -23,6 +23,8 @@ void commit_prefill_token(RequestState& r) {
   m.committed_tokens = 1;
   if (m.output_tokens <= 1) {
     m.last_token_at = m.prefill_done_at;
+    m.decode_first_token_at = m.prefill_done_at;
+    m.decode_first_commit_at = m.prefill_done_at;
     r.finished = true;
   }
 }
