@@ -123,3 +123,26 @@ TEST_CASE("a dequantize kernel on the decode GPU lengthens the decode step it ru
   }
   CHECK(charged == 1);
 }
+
+TEST_CASE("rejected drafts leave the KV and later steps generate them again") {
+  const int c = 8192;
+  const int k = 4;
+  const int output = 64;
+  ServingConfig config = test::quickstart_config(c, output);
+  config.streaming = StreamingMode::after_prefill;
+  config.speculation.max_draft_tokens = k;
+  config.make_network = test::single_link({1e9, Time::from_us(10), 0.85, Time::from_ms(1)});
+  Observed seen;
+  MethodQuality never;
+  never.acceptance = 0.0;
+  const MethodResult r = run_serving(config, preset_method("lynx"), never, observe(seen));
+  const RequestMetrics& m = r.requests.front();
+  CHECK(m.drafted_tokens == k);
+  CHECK(m.wasted_draft_tokens == k);
+  CHECK(m.committed_tokens == output);
+  CHECK(seen.steps.size() == static_cast<std::size_t>(k + 1 + (output - 1)));
+  const TimingModel decode(config.model, config.decode.gpu, 1);
+  const DecodeStepDone& after = seen.steps[static_cast<std::size_t>(k + 1)];
+  const std::vector<int> kv{c + 1};
+  CHECK(after.finished_at - after.started_at == decode.decode_step(kv).time);
+}
