@@ -181,7 +181,7 @@ def speed_claims(ratios: list, mode: str) -> list:
         f"({_where(best.key)}), median {statistics.median(over):.2f}x over {len(ratios)} points; "
         f"{reach} of {len(ratios)} points reach 1.43x. That is the first *speculative* token (the paper's "
         f"reading). The first *verified* token, what a client that sees only verified tokens gets: "
-        f"{min(commit):.2f}x to {best_commit.commit_over_int8:.2f}x over int8 ({_where(best_commit.key)}), "
+        f"{min(commit):.2f}x to {best_commit.commit_over_int8:.2f}x over int8 (best at {_where(best_commit.key)}), "
         f"median {statistics.median(commit):.2f}x.",
         f"- **TTFT close to 4-bit.** {STREAMING_TEXT.get(mode, mode)}: Lynx's TTFT is within "
         f"{100 * (max(int4) - 1):.1f}% of int4's at every point (median ratio {statistics.median(int4):.3f}).",

@@ -42,7 +42,7 @@ def _panels(rows: list, column):
 
 
 def _figure(count: int, title: str):
-    cols = min(count, 3)
+    cols = 2 if count == 4 else min(count, 3)
     rows = math.ceil(count / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.0 * rows), squeeze=False)
     for extra in axes.flat[count:]:
