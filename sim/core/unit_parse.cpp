@@ -105,8 +105,16 @@ void throw_time_overflow(double seconds) {
   throw std::overflow_error(fmt::format("time {} s is outside the simulated range", seconds));
 }
 
+void throw_time_arithmetic_overflow() {
+  throw std::overflow_error("simulated time arithmetic outside the int64 picosecond range (about 106 days)");
+}
+
 Time parse_time(std::string_view text) {
-  return Time::from_seconds(parse_with(text, kTimeUnits, "a time like \"500ns\" or \"1.5ms\""));
+  const double seconds = parse_with(text, kTimeUnits, "a time like \"500ns\" or \"1.5ms\"");
+  if (!(std::fabs(seconds) <= kMaxTimeSeconds)) {
+    throw UnitError(fmt::format("time \"{}\" is too large: at most {:g} s (30 days)", text, kMaxTimeSeconds));
+  }
+  return Time::from_seconds(seconds);
 }
 
 Bytes parse_bytes(std::string_view text) {

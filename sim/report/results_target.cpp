@@ -1,5 +1,6 @@
 #include "sim/report/results_target.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fmt/format.h>
@@ -58,6 +59,22 @@ std::string results_manifest(const std::vector<std::string>& files) {
   return manifest.dump(2) + "\n";
 }
 
+// A folder written by a lynxsim from before the manifest: nothing but the files a run writes.
+bool is_unmarked_results_folder(const fs::path& folder) {
+  if (!is_plain_directory(folder)) return false;
+  static const std::vector<std::string> known{"scenario.resolved.json", "summary.json",
+                                              "requests.csv", "trace.json"};
+  std::error_code ec;
+  bool has_summary = false;
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (std::find(known.begin(), known.end(), name) == known.end()) return false;
+    if (it->symlink_status(ec).type() != fs::file_type::regular) return false;
+    has_summary = has_summary || name == "summary.json";
+  }
+  return !ec && has_summary;
+}
+
 bool holds_results_manifest(const fs::path& folder) {
   if (!is_plain_directory(folder)) return false;
   const fs::path file = folder / kResultsManifest;
@@ -73,7 +90,9 @@ void check_results_target(const fs::path& target, bool force) {
   std::error_code ec;
   const auto status = fs::symlink_status(target, ec);
   if (force || !fs::exists(status)) return;
-  if (is_empty_directory(target) || holds_results_manifest(target)) return;
+  if (is_empty_directory(target) || holds_results_manifest(target) || is_unmarked_results_folder(target)) {
+    return;
+  }
   throw OutputRefused(fmt::format(
       "results folder {}: exists and is {}; lynxsim replaces only folders it wrote (they hold {}). "
       "Choose another --out, or give --force to replace it",

@@ -5,10 +5,11 @@
 // Every folder lynxsim writes carries a manifest, `lynxsim-results.json` ({"tool": "lynxsim",
 // "schema_version": 1, "files": [...]}); it is written first into the staging folder, so even a
 // staging folder left behind by a killed process is recognisable as ours. A target path is
-// accepted when it does not exist, is an empty directory, or is a directory holding our manifest.
-// Anything else (a regular file, a link, a device, a folder of someone else's files, a results
-// folder of an older lynxsim without a manifest) is refused with OutputRefused unless the caller
-// forces the replacement.
+// accepted when it does not exist, is an empty directory, is a directory holding our manifest, or
+// is a results folder of an older lynxsim (no manifest, but nothing besides the regular files a run
+// writes: scenario.resolved.json, summary.json, requests.csv, trace.json). Anything else (a regular
+// file, a link, a device, a folder holding any other file) is refused with OutputRefused unless the
+// caller forces the replacement.
 //
 // Staging names are "<target>.tmp-<pid>" (being written) and "<target>.old-<pid>" (the previous
 // folder, kept until the new one is in place). A staging folder of a process that no longer runs

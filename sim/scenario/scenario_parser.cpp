@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_sections.hpp"
@@ -69,6 +70,28 @@ bool is_safe_scenario_name(const std::string& name) {
   if (name.empty() || name.size() > kMaxScenarioNameLength || !alnum(name.front())) return false;
   return std::all_of(name.begin(), name.end(),
                      [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+}
+
+// Limits every workload form shares (input_limits.hpp): how many requests, how late the last one.
+void check_workload_limits(const Scenario& s, IssueList& issues) {
+  const auto& requests = s.serving.requests;
+  if (static_cast<std::int64_t>(requests.size()) > kMaxRequests) {
+    issues.add("/workload", fmt::format("{} requests, more than the {} a run may have",
+                                        requests.size(), kMaxRequests));
+  }
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const auto& r = requests[i];
+    if (r.arrival_at > kMaxArrival) {
+      issues.add("/workload", fmt::format("request {} arrives at {}, later than the {} a run may span",
+                                          i, time_text(r.arrival_at), time_text(kMaxArrival)));
+      return;
+    }
+    if (r.context_tokens > kMaxTokensPerRequest || r.output_tokens > kMaxTokensPerRequest) {
+      issues.add("/workload", fmt::format("request {} has more than {} context or output tokens", i,
+                                          kMaxTokensPerRequest));
+      return;
+    }
+  }
 }
 
 void read_header(ObjectReader& top, Scenario& s, json& resolved) {
@@ -140,6 +163,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
     s.resolved = std::move(resolved);
   }
   s.serving.seed = s.seed;
+  if (issues.empty()) check_workload_limits(s, issues);
   if (issues.empty()) check_contexts(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
   issues.throw_if_any(s.source_file);

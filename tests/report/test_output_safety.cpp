@@ -120,3 +120,17 @@ TEST_CASE("a write error names the system's reason") {
     CHECK(std::string(e.what()).find("Not a directory") != std::string::npos);
   }
 }
+
+TEST_CASE("a results folder of an older lynxsim is replaced, one with any other file is not") {
+  const fs::path dir = fresh_dir("unmarked");
+  const auto results = testing::sample_results();
+  fs::create_directories(dir / "old");
+  for (const char* name : {"summary.json", "requests.csv", "scenario.resolved.json"}) put(dir / "old" / name, "{}");
+  write_results_folder(dir / "old", sample_outputs(results));
+  CHECK(holds_results_manifest(dir / "old"));
+  fs::create_directories(dir / "mixed");
+  put(dir / "mixed" / "summary.json", "{}");
+  put(dir / "mixed" / "notes.txt", "mine");
+  CHECK_THROWS_AS(write_results_folder(dir / "mixed", sample_outputs(results)), OutputRefused);
+  CHECK(slurp(dir / "mixed" / "notes.txt") == "mine");
+}
