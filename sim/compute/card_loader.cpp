@@ -91,8 +91,15 @@ std::vector<Spec> load_all(const std::filesystem::path& dir, Load load) {
 }  // namespace
 
 ModelSpec load_model_card(const std::filesystem::path& path) {
-  const nlohmann::json root = read_json(path);
-  CardReader r(path.string(), root);
+  return model_card_from_json(read_json(path), path.string());
+}
+
+HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
+  return hardware_profile_from_json(read_json(path), path.string());
+}
+
+ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
   ModelSpec m;
   r.schema_version(kSchemaVersion);
   m.name = r.text("name");
@@ -104,9 +111,8 @@ ModelSpec load_model_card(const std::filesystem::path& path) {
   return m;
 }
 
-HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
-  const nlohmann::json root = read_json(path);
-  CardReader r(path.string(), root);
+HardwareSpec hardware_profile_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
   HardwareSpec h;
   r.schema_version(kSchemaVersion);
   h.name = r.text("name");

@@ -5,7 +5,8 @@
 //            prefill_order: "fcfs" | "shortest_prompt_first" [fcfs],
 //            prefill_batch_tokens [0: one prompt per pass], chunked_prefill [false],
 //            layers_per_flow [1], decode_hbm_fraction in (0, 1] [0.9], measure_links [true]}
-//   speculation {max_draft_tokens [64], acceptance in [0, 1] (overrides the measured one)}
+//   speculation {max_draft_tokens [64], acceptance in [0, 1] (overrides the measured one),
+//                stream: "committed" | "speculative" [committed]}
 //   slo {ttft, tpot}: durations; absent bounds always hold.
 
 #include <algorithm>
@@ -92,6 +93,11 @@ void read_speculation(const json& value, const std::string& path, IssueList& iss
   ObjectReader r(value, path, issues);
   spec.max_draft_tokens = static_cast<int>(r.integer("max_draft_tokens", 1).value_or(64));
   spec.acceptance = r.number("acceptance", 0.0, 1.0);
+  spec.stream = read_choice<serving::SpeculationStream>(
+      r, "stream",
+      {{"committed", serving::SpeculationStream::committed},
+       {"speculative", serving::SpeculationStream::speculative}},
+      resolved);
   resolved["max_draft_tokens"] = spec.max_draft_tokens;
   if (spec.acceptance) resolved["acceptance"] = *spec.acceptance;
   r.finish();
