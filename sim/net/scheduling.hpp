@@ -29,6 +29,10 @@
 //                  ahead of every later request's anchor. So an anchor overtakes an earlier request's
 //                  residual for at most max_wait: max_wait = 0 is request_order, an unbounded one is
 //                  strict with arrival order inside each plane instead of fair sharing.
+// Default: request_order (docs/design.md, "Plane scheduling", gives the measurements behind it).
+// request_order and aging order flows by key on every link they cross, as one sender's port does;
+// where flows of several senders meet (a spine, a decode host's downlink) this global order is an
+// idealisation, since a switch offers `classes` queues, not one per request.
 
 #include <cstdint>
 #include <optional>
@@ -43,7 +47,7 @@ namespace lynxsim::net {
 enum class SchedulingPolicy { strict, request_order, weighted, fair, aging };
 
 struct SchedulingSpec {
-  SchedulingPolicy policy = SchedulingPolicy::strict;
+  SchedulingPolicy policy = SchedulingPolicy::request_order;
   int classes = 8;
   std::vector<double> weights;  // per queue (weighted); empty: all 1
   Time max_wait = Time::from_seconds(1.0);  // aging

@@ -158,7 +158,7 @@ TEST_CASE("the network JSON reads the scheduling policy strictly") {
   CHECK(spec.scheduling.weights == std::vector<double>{4, 2, 1});
   CHECK(spec.scheduling.max_wait == Time::from_ms(20));
   CHECK(parse_network({{"topology", topology}}, "/network").scheduling.policy ==
-        SchedulingPolicy::strict);
+        SchedulingPolicy::request_order);
 
   j["scheduling"] = {{"policy", "fifo"}, {"classes", 9}, {"weights", {1, -1}}, {"queues", 2}};
   try {
