@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/compute/card_reader.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 
 namespace lynxsim {
@@ -17,12 +16,14 @@ namespace {
 constexpr int kSchemaVersion = 1;
 
 nlohmann::json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw CardError(fmt::format("{}: cannot open file", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return nlohmann::json::parse(text.str());
+    text = read_input_file(path, kMaxConfigFileBytes);
+  } catch (const InputFileError& e) {
+    throw CardError(e.what());
+  }
+  try {
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw CardError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }

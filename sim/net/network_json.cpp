@@ -2,8 +2,9 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/json_reader.hpp"
 #include "sim/net/topology_json.hpp"
@@ -192,8 +193,12 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
 }
 
 std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(fmt::format("{}: cannot open bandwidth trace", path));
+  std::istringstream in;
+  try {
+    in.str(read_input_file(path, kMaxTraceFileBytes));
+  } catch (const InputFileError& e) {
+    throw std::invalid_argument(fmt::format("bandwidth trace {}", e.what()));
+  }
   std::string line;
   std::getline(in, line);
   const auto comma = line.find(',');

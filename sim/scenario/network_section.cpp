@@ -10,12 +10,14 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/topology_json.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace fs = std::filesystem;
@@ -50,15 +52,16 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
 std::optional<nlohmann::json> load_preset(const std::string& name, const std::string& path,
                                           SectionContext& ctx) {
   const fs::path file = ctx.options.data.topologies_dir() / (name + ".json");
-  std::ifstream in(file);
-  if (name.empty() || name.find('/') != std::string::npos || !in) {
+  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(file)) {
     ctx.issues.add(path, fmt::format("unknown network preset \"{}\" (no {})", name, file.string()));
     return std::nullopt;
   }
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    ctx.issues.add(path, fmt::format("{}: {}", file.string(), e.what()));
+    return parse_strict_json(read_input_file(file, kMaxConfigFileBytes));
+  } catch (const InputFileError& e) {
+    ctx.issues.add(path, e.what());
+  } catch (const StrictJsonError& e) {
+    ctx.issues.add(path, fmt::format("{}: {} {}", file.string(), e.pointer(), e.what()));
   }
   return std::nullopt;
 }
