@@ -83,7 +83,7 @@ def main() -> int:
     parser.add_argument("--count", type=int, help="workload.synthetic.count")
     parser.add_argument("--set", action="append", default=[], help="extra override path=value")
     parser.add_argument("--lynxsim", type=Path, default=repo.ROOT / "build/lynxsim")
-    parser.add_argument("--out", type=Path, default=repo.ROOT / "results/plane-scheduling")
+    parser.add_argument("--out", type=Path, default=repo.ROOT / "results/runs/plane-scheduling")
     parser.add_argument("--csv", type=Path, help="also write the table as CSV")
     args = parser.parse_args()
     if not args.scenario.is_file() or not args.lynxsim.is_file():
