@@ -109,6 +109,7 @@ void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) 
       spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
                                f.src_rank, f.dst_rank);
       spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.request_id;
       network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
                                                const auto&) { on_flow_done(request, index, p); });
     }
@@ -130,6 +131,7 @@ void KvTransfer::fetch_prefix(RequestState& request, net::HostId store, int toke
       spec.priority_class = static_cast<int>(plane);
       spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
       spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.request_id;
       network_.start_flow(std::move(spec), [left, finish](const auto&) {
         if (--*left == 0) (*finish)();
       });
