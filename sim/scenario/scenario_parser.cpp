@@ -37,6 +37,10 @@ AccuracyOptions read_accuracy(const json& value, const std::string& path, Sectio
   if (const auto kv = r.string("kv_file")) {
     a.kv_file = ctx.options.base_dir / *kv;
     resolved["kv_file"] = *kv;
+    std::error_code ec;
+    if (!std::filesystem::exists(*a.kv_file, ec)) {
+      ctx.issues.add(r.child("kv_file"), fmt::format("no such file or folder: {}", a.kv_file->string()));
+    }
   }
   if (const auto profile = r.string("profile")) {
     a.profile = *profile;
