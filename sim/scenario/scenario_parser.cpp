@@ -13,6 +13,7 @@
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/serving/capacity_check.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -98,6 +99,14 @@ void check_workload_limits(const Scenario& s, IssueList& issues) {
   }
 }
 
+void check_decode_capacity(const Scenario& s, IssueList& issues) {
+  const bool speculative = std::any_of(s.methods.begin(), s.methods.end(),
+                                       [](const serving::TransferMethod& m) { return m.speculative(); });
+  for (const auto& problem : serving::decode_capacity_problems(s.serving, speculative)) {
+    issues.add("/decode", problem);
+  }
+}
+
 void read_header(ObjectReader& top, Scenario& s, json& resolved) {
   if (const auto v = top.integer("schema_version", 1, true); v && *v != kScenarioSchemaVersion) {
     top.issues().add(top.child("schema_version"),
@@ -169,6 +178,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   s.serving.seed = s.seed;
   if (issues.empty()) check_workload_limits(s, issues);
   if (issues.empty()) check_contexts(s, issues);
+  if (issues.empty()) check_decode_capacity(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
   issues.throw_if_any(s.source_file);
   return s;

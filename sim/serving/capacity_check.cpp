@@ -1,0 +1,51 @@
+#include "sim/serving/capacity_check.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/compute/timing_model.hpp"
+
+namespace lynxsim::serving {
+namespace {
+
+// The request needing the most KV memory: (index, tokens).
+std::pair<std::size_t, std::int64_t> largest_request(const ServingConfig& config, std::int64_t drafts) {
+  std::pair<std::size_t, std::int64_t> largest{0, 0};
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    const auto& r = config.requests[i];
+    const std::int64_t tokens = std::int64_t{r.context_tokens} + r.output_tokens + drafts;
+    if (tokens > largest.second) largest = {i, tokens};
+  }
+  return largest;
+}
+
+}  // namespace
+
+std::vector<std::string> decode_capacity_problems(const ServingConfig& config, bool any_speculative) {
+  std::vector<std::string> problems;
+  std::vector<InstanceSpec> groups{config.decode};
+  groups.insert(groups.end(), config.extra_decode.begin(), config.extra_decode.end());
+  const std::int64_t drafts = any_speculative ? config.speculation.max_draft_tokens : 0;
+  const auto [index, tokens] = largest_request(config, drafts);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    const TimingModel timing(config.model, groups[g].gpu, groups[g].tensor_parallel);
+    const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) *
+                          config.decode_memory.usable_fraction;
+    const double weights = static_cast<double>(timing.weight_bytes_per_rank().value);
+    const double kv = static_cast<double>(timing.kv_bytes_per_token_per_rank().value) *
+                      static_cast<double>(tokens);
+    if (weights >= usable) {
+      problems.push_back(fmt::format("decode group {} ({} at tp {}): the weights ({:.3g} bytes per "
+                                     "rank) exceed the usable HBM ({:.3g} bytes)",
+                                     g, groups[g].gpu.name, groups[g].tensor_parallel, weights, usable));
+    } else if (!config.requests.empty() && weights + kv > usable) {
+      problems.push_back(fmt::format("decode group {} ({} at tp {}): request {} needs {:.3g} bytes of "
+                                     "KV per rank for {} tokens, more than the {:.3g} left after the "
+                                     "weights",
+                                     g, groups[g].gpu.name, groups[g].tensor_parallel, index, kv,
+                                     tokens, usable - weights));
+    }
+  }
+  return problems;
+}
+
+}  // namespace lynxsim::serving
