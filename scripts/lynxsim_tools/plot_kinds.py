@@ -5,8 +5,9 @@ Kept apart from plots.py so the command line can list the kinds without importin
 
 KINDS = {
     "ttft-vs-context": "mean TTFT (s) against context length (tokens) per method, one panel per "
-                       "bandwidth",
-    "speedup-vs-bandwidth": "TTFT speedup over int8 and over bf16 against bandwidth (Gb/s)",
+                       "bandwidth and reading (first token, first verified token)",
+    "speedup-vs-bandwidth": "TTFT speedup over int8 and over bf16 against bandwidth (Gb/s), first "
+                            "token and first verified token",
     "accuracy-vs-ttft": "accuracy metric against mean TTFT (s), with the trade-off frontier",
     "ttft-cdf": "CDF of per-request TTFT (s), per method (reads requests.csv)",
     "exposed-vs-context": "mean exposed transfer time (s) against context length per method, one "

@@ -9,6 +9,8 @@ swept values; a TTFT or exposed-time axis turns logarithmic when its values span
 The accuracy frontier assumes higher is better, except for metrics whose name says error,
 divergence or loss (error, kl, mse, loss, perplexity, ppl), where lower is better: the frontier is
 the set of points no other point beats on both TTFT and accuracy.
+TTFT and speedup figures show both readings, one panel each: the first token (spec, a draft for a
+speculative method) and the first verified token (commit).
 """
 
 import math
@@ -40,7 +42,7 @@ def _panels(rows: list, column):
 
 
 def _figure(count: int, title: str):
-    cols = min(count, 3)
+    cols = 2 if count == 4 else min(count, 3)
     rows = math.ceil(count / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.0 * rows), squeeze=False)
     for extra in axes.flat[count:]:
@@ -97,32 +99,41 @@ def _context_x(rows: list):
     return column
 
 
-def _versus_context(data: pd.PlotInput, y_column: str, y_label: str, title: str):
-    rows = [r for r in data.rows if pd.number(r.get(y_column, "")) is not None]
-    if not rows:
-        raise ValueError(f"no rows with {y_column}")
+def _versus_context(data: pd.PlotInput, readings: list, title: str):
+    """readings: (y column, y label, panel title prefix); one row of panels per reading present."""
+    readings = [r for r in readings if any(pd.number(row.get(r[0], "")) is not None for row in data.rows)]
+    if not readings:
+        raise ValueError(f"no rows with {' or '.join(r[0] for r in readings) or 'the plotted column'}")
+    rows = [r for r in data.rows if pd.number(r.get(readings[0][0], "")) is not None]
     axes_cols = pd.axis_columns(rows)
     x_column, panel = _context_x(rows), pd.find_column(axes_cols, "bandwidth")
     series = [c for c in pd.varying(rows, axes_cols) if c != panel and "context" not in c]
-    panels = _panels(rows, panel)
+    panels = [(reading, name, members) for reading in readings for name, members in _panels(rows, panel)]
     fig, axes = _figure(len(panels), title)
-    for ax, (name, members) in zip(axes, panels):
+    for ax, ((y_column, y_label, prefix), name, members) in zip(axes, panels):
         _draw_lines(ax, members, lambda r: pd.number(r.get(x_column, "")), y_column, series)
         ax.set_xscale("log", base=2)
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(_tokens_label))
         _auto_log(ax, members, y_column)
-        ax.set(title=name, xlabel="context length (tokens)", ylabel=y_label)
+        ax.set(title=", ".join(t for t in (prefix, name) if t), xlabel="context length (tokens)", ylabel=y_label)
         ax.grid(True, alpha=0.3)
     _legend(axes[min(len(panels), 3) - 1])
     return fig
 
 
+TTFT_READINGS = [("ttft_speculative_s_mean", "mean TTFT (s)", "first token (spec)"),
+                 ("ttft_commit_s_mean", "mean TTFT_commit (s)", "first verified token (commit)")]
+
+
 def ttft_vs_context(data: pd.PlotInput, _options: dict):
-    return _versus_context(data, "ttft_s_mean", "mean TTFT (s)", "TTFT against context length")
+    readings = TTFT_READINGS
+    if not any(pd.number(r.get(readings[0][0], "")) is not None for r in data.rows):
+        readings = [("ttft_s_mean", "mean TTFT (s)", "")]
+    return _versus_context(data, readings, "TTFT against context length: speculative and committed")
 
 
 def exposed_vs_context(data: pd.PlotInput, _options: dict):
-    return _versus_context(data, "exposed_transfer_s_mean", "mean exposed transfer time (s)",
+    return _versus_context(data, [("exposed_transfer_s_mean", "mean exposed transfer time (s)", "")],
                            "Exposed KV transfer time against context length")
 
 
@@ -139,19 +150,31 @@ def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
     if x_column is None:
         raise ValueError("no bandwidth axis in the sweep")
     series = [c for c in pd.varying(data.rows, axes_cols) if c != x_column]
-    fig, axes = _figure(2, "TTFT speedup against bandwidth")
-    for ax, baseline in zip(axes, ("int8", "bf16")):
-        column = f"speedup_vs_{baseline}"
+    panels = _speedup_panels(data.rows)
+    fig, axes = _figure(len(panels), "TTFT speedup against bandwidth: speculative and committed")
+    for ax, (baseline, column, reading) in zip(axes, panels):
         rows = [r for r in data.rows if r.get("method") != baseline
                 and pd.number(r.get(column, "")) is not None]
         _draw_lines(ax, rows, lambda r: pd.number(r.get(x_column, "")), column, series)
         ax.axhline(1.0, color="grey", linewidth=0.8, linestyle="--")
         _bandwidth_axis(ax, rows, x_column)
-        ax.set(title=f"over {baseline}", xlabel="bandwidth (Gb/s)",
+        ax.set(title=f"{reading} over {baseline}".strip(), xlabel="bandwidth (Gb/s)",
                ylabel=f"TTFT speedup over {baseline} (x)")
         ax.grid(True, alpha=0.3)
         _legend(ax)
     return fig
+
+
+def _speedup_panels(rows: list) -> list:
+    """(baseline, column, reading) per panel: both readings when the CSV has them."""
+    panels = []
+    for baseline in ("int8", "bf16"):
+        for reading, metric in (("first token (spec)", "ttft_speculative_s"),
+                                ("first verified token (commit)", "ttft_commit_s")):
+            column = f"speedup_{metric}_{baseline}"
+            if any(pd.number(r.get(column, "")) is not None for r in rows):
+                panels.append((baseline, column, reading))
+    return panels or [(b, f"speedup_vs_{b}", "") for b in ("int8", "bf16")]
 
 
 def _metric(rows: list, requested):

@@ -9,6 +9,7 @@ without a change here:
     ttft_s: {"mean": m, ...}      -> ttft_s_mean, ttft_s_p50, ttft_s_p90, ttft_s_p99
     accuracy: {"snr_k_db": x}     -> accuracy_snr_k_db
     speedup_vs: {"int8": x}       -> speedup_vs_int8
+    speedup: {"ttft_commit_s": {"int8": x}}  -> speedup_ttft_commit_s_int8 (nested maps likewise)
     bytes_per_plane: [a, b]       -> bytes_per_plane_0, bytes_per_plane_1
     planes_bits: [4, 4]           -> planes_bits = "4+4"
     null                          -> empty cell
@@ -50,13 +51,23 @@ def _cell(value):
     return "" if value is None else value
 
 
+def _flatten_map(key: str, value: dict) -> dict:
+    flat = {}
+    for sub, v in value.items():
+        if isinstance(v, dict):
+            flat.update(_flatten_map(f"{key}_{sub}", v))
+        else:
+            flat[f"{key}_{sub}"] = _cell(v)
+    return flat
+
+
 def flatten_method(method: dict) -> dict:
     flat = {}
     for key, value in method.items():
         if key == "planes_bits" and isinstance(value, list):
             flat[key] = "+".join(str(bits) for bits in value)
         elif isinstance(value, dict):
-            flat.update({f"{key}_{sub}": _cell(v) for sub, v in value.items()})
+            flat.update(_flatten_map(key, value))
         elif isinstance(value, list):
             flat.update({f"{key}_{i}": _cell(v) for i, v in enumerate(value)})
         else:

@@ -24,6 +24,8 @@ struct Parsed {
 void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--scenario", p.run.scenario, "scenario file to run");
   app.add_option("--out", p.run.out, "results folder (default results/runs/<scenario name>/)");
+  app.add_flag("--force", p.run.force,
+               "replace --out even when it exists and is not a lynxsim results folder");
   app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");

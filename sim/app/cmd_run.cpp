@@ -7,6 +7,7 @@
 #include "sim/report/method_summary.hpp"
 #include "sim/report/result_table.hpp"
 #include "sim/report/results_folder.hpp"
+#include "sim/report/results_target.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_run.hpp"
 
@@ -41,11 +42,13 @@ std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
   const scenario::Scenario s = load(data, options.scenario, options.overrides, options.seed);
+  const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
+  report::check_results_target(out, options.force);
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace;
   const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
-  const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
-  report::write_results_folder(out, {s.name, s.resolved, results, options.trace ? &trace : nullptr});
+  report::write_results_folder(out, {s.name, s.resolved, results, options.trace ? &trace : nullptr},
+                               options.force);
   if (!options.quiet) {
     report::TableOptions table;
     table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",

@@ -19,6 +19,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   bool trace = false;
   bool quiet = false;
+  bool force = false;
 };
 
 struct EstimateOptions {

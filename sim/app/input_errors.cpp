@@ -4,6 +4,7 @@
 
 #include "sim/compute/card_loader.hpp"
 #include "sim/core/unit_parse.hpp"
+#include "sim/report/results_target.hpp"
 #include "sim/scenario/scenario_error.hpp"
 
 namespace lynxsim::app {
@@ -13,6 +14,7 @@ bool is_input_error(const std::exception& error) {
          dynamic_cast<const scenario::ScenarioError*>(&error) != nullptr ||
          dynamic_cast<const CardError*>(&error) != nullptr ||
          dynamic_cast<const UnitError*>(&error) != nullptr ||
+         dynamic_cast<const report::OutputRefused*>(&error) != nullptr ||
          dynamic_cast<const std::invalid_argument*>(&error) != nullptr ||
          dynamic_cast<const std::filesystem::filesystem_error*>(&error) != nullptr;
 }

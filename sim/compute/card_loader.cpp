@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/compute/card_reader.hpp"
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 
 namespace lynxsim {
@@ -17,12 +16,14 @@ namespace {
 constexpr int kSchemaVersion = 1;
 
 nlohmann::json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path);
-  if (!in) throw CardError(fmt::format("{}: cannot open file", path.string()));
-  std::stringstream text;
-  text << in.rdbuf();
+  std::string text;
   try {
-    return nlohmann::json::parse(text.str());
+    text = read_input_file(path, kMaxConfigFileBytes);
+  } catch (const InputFileError& e) {
+    throw CardError(e.what());
+  }
+  try {
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw CardError(fmt::format("{}: invalid JSON: {}", path.string(), e.what()));
   }
@@ -91,8 +92,15 @@ std::vector<Spec> load_all(const std::filesystem::path& dir, Load load) {
 }  // namespace
 
 ModelSpec load_model_card(const std::filesystem::path& path) {
-  const nlohmann::json root = read_json(path);
-  CardReader r(path.string(), root);
+  return model_card_from_json(read_json(path), path.string());
+}
+
+HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
+  return hardware_profile_from_json(read_json(path), path.string());
+}
+
+ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
   ModelSpec m;
   r.schema_version(kSchemaVersion);
   m.name = r.text("name");
@@ -104,9 +112,8 @@ ModelSpec load_model_card(const std::filesystem::path& path) {
   return m;
 }
 
-HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
-  const nlohmann::json root = read_json(path);
-  CardReader r(path.string(), root);
+HardwareSpec hardware_profile_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
   HardwareSpec h;
   r.schema_version(kSchemaVersion);
   h.name = r.text("name");

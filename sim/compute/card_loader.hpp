@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 
@@ -32,6 +34,11 @@ public:
 
 ModelSpec load_model_card(const std::filesystem::path& path);
 HardwareSpec load_hardware_profile(const std::filesystem::path& path);
+
+// The same schema read from an object already parsed (an inline card of a scenario); `source`
+// prefixes every error line in place of a file name.
+ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source);
+HardwareSpec hardware_profile_from_json(const nlohmann::json& root, const std::string& source);
 
 // Every *.json in dir, loaded and sorted by name; the first bad file throws its CardError.
 std::vector<ModelSpec> list_model_cards(const std::filesystem::path& dir);

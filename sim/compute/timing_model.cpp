@@ -183,8 +183,28 @@ OpTiming TimingModel::decode_step(std::span<const int> kv_lengths) const {
 
 OpTiming TimingModel::verify(int draft_tokens, int context_tokens) const {
   if (draft_tokens < 1) throw std::invalid_argument("verification needs at least one draft token");
-  const SequenceChunk chunk{draft_tokens, context_tokens};
-  return pass({&chunk, 1}, draft_tokens);
+  const SequenceChunk chunk{draft_tokens + 1, context_tokens};
+  return pass({&chunk, 1}, draft_tokens + 1);
+}
+
+OpTiming TimingModel::verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const {
+  if (drafts.size() != kv_lengths.size()) throw std::invalid_argument("one draft count per sequence");
+  std::vector<SequenceChunk> plain;
+  std::vector<SequenceChunk> verifying;
+  int rows = 0;
+  for (std::size_t i = 0; i < kv_lengths.size(); ++i) {
+    const int k = drafts[i];
+    if (k < 0 || k > kv_lengths[i]) throw std::invalid_argument("drafts must lie within the KV length");
+    plain.push_back({1, kv_lengths[i]});
+    verifying.push_back({k + 1, kv_lengths[i] - k});
+    rows += k + 1;
+  }
+  const OpTiming base = decode_step(kv_lengths);
+  if (rows == static_cast<int>(plain.size())) return base;
+  const OpTiming with = pass(verifying, rows);
+  const OpTiming without = pass(plain, static_cast<int>(plain.size()));
+  return {base.time + (with.time - without.time), base.flops + with.flops - without.flops,
+          base.bytes + with.bytes - without.bytes, with.bound};
 }
 
 Time TimingModel::kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const {

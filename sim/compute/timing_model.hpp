@@ -32,6 +32,15 @@
 // vocab * hidden / t weights applied to one token per sequence (prefill and decode emit one logit
 // row per sequence; verification emits one per query token).
 //
+// Verification of k drafts made after c committed tokens is a forward over k + 1 query positions
+// (the token that produced the first draft, then the k drafts; the last position yields the bonus
+// token) attending to the c committed tokens with full-precision KV and causally to each other: the
+// chunk {k + 1 new, c cached} with k + 1 logit rows. Within a decode batch (verify_step) it
+// replaces the sequence's chunk {1 new, c + k cached}; the batch shares one weight stream, and
+//   verify_step = decode_step(batch) + pass(batch with verifying chunks) - pass(batch)
+// so the verifying positions add the roofline's extra linear, attention, elementwise and LM-head
+// work at the batch's total query count, on top of whatever decode_step costs.
+//
 // The bound of a composite (a layer, a pass) is the bound that accounts for more of its roofline
 // time (fixed costs and all-reduces excluded).
 //
@@ -96,8 +105,11 @@ public:
   OpTiming prefill(int tokens) const;
   // One decode step producing one token for each sequence, whose KV length is kv_lengths[i].
   OpTiming decode_step(std::span<const int> kv_lengths) const;
-  // One forward over draft_tokens queries attending to context_tokens plus the drafts.
+  // Verification alone: one forward over draft_tokens + 1 queries after context_tokens committed.
   OpTiming verify(int draft_tokens, int context_tokens) const;
+  // One decode step in which sequence i (KV length kv_lengths[i]) verifies drafts[i] drafts
+  // (0: an ordinary decode token). Equals decode_step(kv_lengths) when no sequence verifies.
+  OpTiming verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const;
   // Any batch of chunks (chunked prefill mixed with decode): all layers, LM head, step overhead.
   OpTiming pass(std::span<const SequenceChunk> chunks, int logit_rows) const;
 

@@ -6,6 +6,8 @@
 // durations in double seconds inside their solvers and round once, to the nearest picosecond, when
 // they schedule an event (Time::from_seconds). A Time is either a point on the simulator clock (names
 // ending in _at) or a duration (names ending in _time); the type does not distinguish the two.
+// Arithmetic is checked: a sum, difference or product outside int64 throws std::overflow_error
+// (an internal error: scenarios whose times could not fit are rejected when they are read).
 
 #include <cstdint>
 #include <compare>
@@ -29,19 +31,35 @@ public:
   constexpr std::int64_t ps() const { return ps_; }
   constexpr double seconds() const { return static_cast<double>(ps_) * 1e-12; }
 
-  constexpr Time operator+(Time o) const { return Time(ps_ + o.ps_); }
-  constexpr Time operator-(Time o) const { return Time(ps_ - o.ps_); }
-  constexpr Time& operator+=(Time o) { ps_ += o.ps_; return *this; }
-  constexpr Time& operator-=(Time o) { ps_ -= o.ps_; return *this; }
-  constexpr Time operator*(std::int64_t k) const { return Time(ps_ * k); }
+  constexpr Time operator+(Time o) const {
+    std::int64_t r = 0;
+    if (__builtin_add_overflow(ps_, o.ps_, &r)) throw_arithmetic_overflow();
+    return Time(r);
+  }
+  constexpr Time operator-(Time o) const {
+    std::int64_t r = 0;
+    if (__builtin_sub_overflow(ps_, o.ps_, &r)) throw_arithmetic_overflow();
+    return Time(r);
+  }
+  constexpr Time& operator+=(Time o) { return *this = *this + o; }
+  constexpr Time& operator-=(Time o) { return *this = *this - o; }
+  constexpr Time operator*(std::int64_t k) const {
+    std::int64_t r = 0;
+    if (__builtin_mul_overflow(ps_, k, &r)) throw_arithmetic_overflow();
+    return Time(r);
+  }
   constexpr auto operator<=>(const Time&) const = default;
 
 private:
   constexpr explicit Time(std::int64_t ps) : ps_(ps) {}
+  [[noreturn]] static void throw_arithmetic_overflow();
   std::int64_t ps_ = 0;
 };
 
 void throw_time_overflow(double seconds);
+[[noreturn]] void throw_time_arithmetic_overflow();
+
+inline void Time::throw_arithmetic_overflow() { throw_time_arithmetic_overflow(); }
 
 constexpr Time Time::from_seconds(double s) {
   const double ps = s * 1e12;

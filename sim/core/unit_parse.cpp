@@ -101,12 +101,23 @@ std::string format_with(double value, const std::array<UnitFactor, N>& table, st
 
 }  // namespace
 
+constexpr double kMinBitRate = 1e3;
+constexpr double kMaxBitRate = 1e16;
+
 void throw_time_overflow(double seconds) {
   throw std::overflow_error(fmt::format("time {} s is outside the simulated range", seconds));
 }
 
+void throw_time_arithmetic_overflow() {
+  throw std::overflow_error("simulated time arithmetic outside the int64 picosecond range (about 106 days)");
+}
+
 Time parse_time(std::string_view text) {
-  return Time::from_seconds(parse_with(text, kTimeUnits, "a time like \"500ns\" or \"1.5ms\""));
+  const double seconds = parse_with(text, kTimeUnits, "a time like \"500ns\" or \"1.5ms\"");
+  if (!(std::fabs(seconds) <= kMaxTimeSeconds)) {
+    throw UnitError(fmt::format("time \"{}\" is too large: at most {:g} s (30 days)", text, kMaxTimeSeconds));
+  }
+  return Time::from_seconds(seconds);
 }
 
 Bytes parse_bytes(std::string_view text) {
@@ -118,9 +129,18 @@ Bytes parse_bytes(std::string_view text) {
 BitsPerSecond parse_bit_rate(std::string_view text) {
   constexpr std::string_view what = "a rate like \"25Gbps\" or \"3.2TB/s\"";
   const Split sp = split_number(text, what);
-  if (const auto f = find_factor(kBitRateUnits, sp.unit)) return {sp.number * *f};
-  if (const auto f = byte_rate_factor(sp.unit)) return {sp.number * *f * 8.0};
-  throw UnitError(fmt::format("expected {}, got \"{}\" (unknown unit \"{}\")", what, text, sp.unit));
+  double bps = 0.0;
+  if (const auto f = find_factor(kBitRateUnits, sp.unit)) {
+    bps = sp.number * *f;
+  } else if (const auto b = byte_rate_factor(sp.unit)) {
+    bps = sp.number * *b * 8.0;
+  } else {
+    throw UnitError(fmt::format("expected {}, got \"{}\" (unknown unit \"{}\")", what, text, sp.unit));
+  }
+  if (bps != 0.0 && !(bps >= kMinBitRate && bps <= kMaxBitRate)) {
+    throw UnitError(fmt::format("rate \"{}\" is outside 1kbps to 10Pbps", text));
+  }
+  return {bps};
 }
 
 BytesPerSecond parse_byte_rate(std::string_view text) { return parse_bit_rate(text).to_bytes(); }

@@ -25,6 +25,10 @@ public:
   using std::invalid_argument::invalid_argument;
 };
 
+// Durations written in input files are at most 30 days, so that an arrival plus the time a run
+// takes stays far inside the clock's range (about 106 days).
+inline constexpr double kMaxTimeSeconds = 30.0 * 86400.0;
+
 Time parse_time(std::string_view text);
 Bytes parse_bytes(std::string_view text);
 BitsPerSecond parse_bit_rate(std::string_view text);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <limits>
 #include <span>
 #include <stdexcept>
 
@@ -69,12 +70,20 @@ void FlowNetwork::join(FlowId id) {
     return;
   }
   const auto& s = p.record.spec;
-  const double cap = s.max_rate.to_bytes().value;
-  const FlowSolver::Slot slot =
-      with_solver([&](auto& solver) { return solver.add(p.route, s.priority_class, s.weight, cap); });
+  if (auto* members = queue_members(p)) members->push_back(std::numeric_limits<FlowSolver::Slot>::max());
+  const FlowSolver::Slot slot = add_to_solver(p);
+  if (auto* members = queue_members(p)) members->back() = slot;
   if (slot >= sending_.size()) sending_.resize(slot + 1);
   sending_[slot] = Sending{id, s.size.as_double(), 0.0, sim_.now(), &p,
                            &class_rate_[s.priority_class]};
+  p.slot = slot;
+  p.sending = true;
+  reweight_queue(p);
+  const auto& sched = scheduler_.spec();
+  if (sched.policy == SchedulingPolicy::aging && scheduler_.queue_of(s.priority_class) > 0 &&
+      !scheduler_.keeps_class(s.priority_class)) {
+    sim_.schedule_in(sched.max_wait, [this, id] { promote(id); });
+  }
   request_resolve();
 }
 
@@ -164,7 +173,13 @@ void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
   apply_rate(slot, 0.0);
   sending_[slot].remaining = 0.0;
   const FlowId id = sending_[slot].id;
+  Pending& p = *sending_[slot].pending;
+  p.sending = false;
   with_solver([slot](auto& solver) { solver.remove(slot); });
+  if (auto* members = queue_members(p)) {
+    members->erase(std::find(members->begin(), members->end(), slot));
+    reweight_queue(p);
+  }
   sent(id);
 }
 

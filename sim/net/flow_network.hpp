@@ -29,6 +29,7 @@
 // The grid depends only on the clock, so runs remain deterministic.
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string_view>
 #include <unordered_map>
@@ -40,6 +41,7 @@
 #include "sim/net/level_relaxation.hpp"
 #include "sim/net/network.hpp"
 #include "sim/net/router.hpp"
+#include "sim/net/scheduling.hpp"
 #include "sim/net/topology.hpp"
 
 namespace lynxsim::net {
@@ -76,6 +78,9 @@ public:
   // made from now on.
   void set_rate_quantum(Time quantum);
   Time rate_quantum() const { return rate_quantum_; }
+  // Plane scheduling policy (scheduling.hpp); only while no flow is sending.
+  void set_scheduling(SchedulingSpec spec);
+  const SchedulingSpec& scheduling() const { return scheduler_.spec(); }
   const Topology& topology() const { return *topology_; }
   Topology& mutable_topology() { return *topology_; }
   const Router& router() const { return router_; }
@@ -95,6 +100,9 @@ private:
     FlowRecord record;
     FlowDone on_done;
     std::vector<LinkId> route;
+    FlowSolver::Slot slot = 0;
+    bool sending = false;
+    bool promoted = false;
   };
   struct Sending {
     FlowId id = 0;
@@ -107,6 +115,12 @@ private:
   };
 
   void join(FlowId id);
+  SolverPlacement placement(const Pending& p) const;
+  FlowSolver::Slot add_to_solver(Pending& p);
+  void reinsert(FlowSolver::Slot slot);
+  void reweight_queue(const Pending& p);
+  void promote(FlowId id);
+  std::vector<FlowSolver::Slot>* queue_members(const Pending& p);
   void request_resolve();
   void resolve();
   void apply_rate(FlowSolver::Slot slot, double rate);
@@ -142,6 +156,8 @@ private:
   EventId completion_event_;
   Time completion_at_ = Time::max();
   Time rate_quantum_ = Time::zero();
+  Scheduler scheduler_;
+  std::map<std::pair<HostId, int>, std::vector<FlowSolver::Slot>> queue_members_;
   bool resolve_pending_ = false;
   FlowId next_id_ = 1;
   Bytes delivered_;

@@ -14,9 +14,10 @@
 // and a zero-byte flow after setup + sum(latency). first_byte_at is the first instant the flow holds
 // a positive rate plus the path latency (for a zero-byte flow, finished_at).
 //
-// Priority classes: lower number = higher priority, strict priority across classes. Plane p of a KV
-// transfer uses class p (anchor 0, residual 1, further planes 2, 3, ...); background traffic uses
-// kBackgroundClass. Inside a class, bandwidth is shared max-min fairly in proportion to the weights.
+// Priority classes: lower number = higher priority. Plane p of a KV transfer uses class p (anchor 0,
+// residual 1, further planes 2, 3, ...); background traffic uses kBackgroundClass. How classes share
+// a link is the network's scheduling policy (scheduling.hpp; default strict priority across
+// classes); inside a class, bandwidth is shared max-min fairly in proportion to the weights.
 // max_rate (0 = unlimited) caps a flow's rate, e.g. a paced background sender.
 //
 // Hosts are the endpoints of flows (a GPU with its own NIC, or a GPU behind an NVLink switch).
@@ -49,6 +50,9 @@ struct FlowSpec {
   std::string label;
   BitsPerSecond max_rate{0.0};
   std::int64_t request_id = -1;
+  // Opaque ordering key for the scheduling policies (scheduling.hpp): flows with a smaller key go
+  // first under "request_order"; -1 = none.
+  std::int64_t order_key = -1;
 };
 
 struct FlowRecord {

@@ -104,6 +104,7 @@ std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec
   auto network = std::make_unique<FlowNetwork>(sim, std::move(topology), spec.setup_time);
   network->set_rate_tolerance(spec.rate_tolerance);
   network->set_rate_quantum(spec.rate_quantum);
+  network->set_scheduling(spec.scheduling);
   for (const auto& t : spec.traces) play_bandwidth_trace(*network, t);
   for (std::size_t i = 0; i < spec.background.size(); ++i) {
     start_background(*network, spec.background[i], i);

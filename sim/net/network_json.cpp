@@ -2,8 +2,9 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/json_reader.hpp"
 #include "sim/net/topology_json.hpp"
@@ -81,6 +82,38 @@ BackgroundSpec read_background(JsonReader& r, const json& j, const std::string& 
   return b;
 }
 
+SchedulingSpec read_scheduling(JsonReader& r, const json& j, const std::string& p) {
+  SchedulingSpec s;
+  if (!r.object(j, p, {"policy", "classes", "weights", "max_wait"})) return s;
+  if (const auto name = r.string(j, p, "policy", true)) {
+    if (const auto policy = scheduling_policy_from(*name)) {
+      s.policy = *policy;
+    } else {
+      r.error(child(p, "policy"), "unknown policy \"" + *name +
+                                      "\" (strict, request_order, weighted, fair, aging)");
+    }
+  }
+  s.classes = r.integer(j, p, "classes", false, 1).value_or(s.classes);
+  if (s.classes > 8) r.error(child(p, "classes"), "must be in 1..8 (queues per switch port)");
+  if (j.contains("weights")) {
+    const json& w = j.at("weights");
+    if (!w.is_array() || w.empty()) r.error(child(p, "weights"), "expected a non-empty array");
+    for (std::size_t i = 0; w.is_array() && i < w.size(); ++i) {
+      if (!w[i].is_number() || !(w[i].get<double>() > 0.0)) {
+        r.error(child(child(p, "weights"), std::to_string(i)), "expected a positive number");
+      } else {
+        s.weights.push_back(w[i].get<double>());
+      }
+    }
+    if (w.is_array() && w.size() > static_cast<std::size_t>(s.classes)) {
+      r.error(child(p, "weights"), "more weights than classes");
+    }
+  }
+  s.max_wait = r.time(j, p, "max_wait", false).value_or(s.max_wait);
+  if (s.max_wait < Time::zero()) r.error(child(p, "max_wait"), "must not be negative");
+  return s;
+}
+
 template <class T, class F>
 std::vector<T> read_array(JsonReader& r, const json& j, const std::string& p, const char* key,
                           F&& read_one) {
@@ -132,7 +165,7 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
   JsonReader r(issues);
   NetworkSpec s;
   if (!r.object(j, p, {"topology", "setup_time", "prefill_hosts", "decode_hosts", "traces",
-                       "background", "rate_tolerance", "rate_quantum"})) {
+                       "background", "rate_tolerance", "rate_quantum", "scheduling"})) {
     throw NetConfigError(std::move(issues));
   }
   if (!j.contains("topology")) r.error(child(p, "topology"), "missing required key");
@@ -153,14 +186,19 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
     r.error(child(p, "rate_tolerance"), "must be in [1e-12, 1e-2]");
   }
   s.rate_quantum = r.time(j, p, "rate_quantum", false).value_or(Time::zero());
+  if (j.contains("scheduling")) s.scheduling = read_scheduling(r, j.at("scheduling"), child(p, "scheduling"));
   if (issues.empty()) check_names(r, build_topology(s.topology), s, p);
   if (!issues.empty()) throw NetConfigError(std::move(issues));
   return s;
 }
 
 std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument(fmt::format("{}: cannot open bandwidth trace", path));
+  std::istringstream in;
+  try {
+    in.str(read_input_file(path, kMaxTraceFileBytes));
+  } catch (const InputFileError& e) {
+    throw std::invalid_argument(fmt::format("bandwidth trace {}", e.what()));
+  }
   std::string line;
   std::getline(in, line);
   const auto comma = line.find(',');

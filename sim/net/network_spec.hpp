@@ -16,8 +16,9 @@
 // the leaves, pods or site a) and decode instances to the second half.
 // A NetworkSpec adds the per-transfer setup cost, bandwidth traces, background traffic and the rate
 // solver's accuracy: rate_tolerance (relative, in [1e-12, 1e-2]; from 1e-6 on the relaxed solver,
-// see FlowNetwork::set_rate_tolerance) and rate_quantum (zero: rates re-solved at every change;
-// otherwise on a grid of that period, see flow_network.hpp).
+// see FlowNetwork::set_rate_tolerance), rate_quantum (zero: rates re-solved at every change;
+// otherwise on a grid of that period, see flow_network.hpp) and the plane scheduling policy
+// (scheduling.hpp).
 
 #include <optional>
 #include <string>
@@ -27,6 +28,7 @@
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/net/network.hpp"
+#include "sim/net/scheduling.hpp"
 #include "sim/net/topology.hpp"
 
 namespace lynxsim::net {
@@ -116,6 +118,7 @@ struct NetworkSpec {
   std::vector<BackgroundSpec> background;
   double rate_tolerance = 1e-9;
   Time rate_quantum = Time::zero();
+  SchedulingSpec scheduling;
 };
 
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.

@@ -13,6 +13,7 @@
 
 #if defined(LYNXSIM_QUANT_AVX2_KERNELS)
 
+#include <cpuid.h>
 #include <immintrin.h>
 
 #include <cmath>
@@ -262,7 +263,9 @@ LYNXSIM_AVX2 void dequantize_span_per_channel(const std::uint8_t* codes, std::si
 
 bool cpu_has_avx2_kernels() {
   __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+  return __builtin_cpu_supports("avx2") && f16c;
 }
 
 const SpanKernels& avx2_span_kernels() {

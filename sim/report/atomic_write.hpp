@@ -1,19 +1,28 @@
 #pragma once
-// Writing results so that a reader never sees a partial file or a partial folder.
+// Writing results so that a reader never sees a partial file or a partial folder, and nothing that
+// lynxsim did not write is ever removed.
 //
-// write_file_atomic: the content goes to "<file>.tmp-<pid>" in the same directory, is flushed and
-// closed, then renamed over <file> (rename within one filesystem is atomic on POSIX).
+// write_file_atomic: the content goes to "<file>.tmp-<pid>" in the same directory (created
+// exclusively, never through a link), is flushed to disk and closed, then renamed over <file>
+// (rename within one filesystem is atomic on POSIX).
 //
-// StagedFolder: files are written into "<out>.tmp-<pid>" beside the target folder; commit() renames
-// the staging folder to <out>. An existing <out> is first renamed to "<out>.old-<pid>" and removed
-// only after the new folder is in place (if the final rename fails, the old folder is restored).
-// A StagedFolder destroyed without commit() removes its staging folder, so a failed run leaves the
-// previous results untouched and no partial folder behind. Errors throw ReportWriteError.
+// StagedFolder: files are written into "<out>.tmp-<pid>" beside the target folder, the manifest of
+// results_target.hpp first. The constructor checks the target (check_results_target: an existing
+// target must be empty or ours, unless forced) and removes stale staging of dead processes.
+// commit() writes the final manifest, then renames the staging folder to <out>: an existing <out>
+// is first renamed to "<out>.old-<pid>" and removed only after the new folder is in place (if the
+// final rename fails, the old folder is restored); signals are blocked during these renames. A
+// StagedFolder destroyed without commit() removes its staging folder, and so does SIGINT, SIGTERM
+// or SIGHUP while it lives (signal_cleanup.hpp), so a failed or interrupted run leaves the previous
+// results untouched and no partial folder behind. Errors throw ReportWriteError with the system's
+// reason (errno text).
 
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lynxsim::report {
 
@@ -22,11 +31,14 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+class StagingSignalGuard;
+
 void write_file_atomic(const std::filesystem::path& file, std::string_view content);
 
 class StagedFolder {
 public:
-  explicit StagedFolder(std::filesystem::path target);
+  // force: replace an existing target even when it is not a lynxsim results folder.
+  explicit StagedFolder(std::filesystem::path target, bool force = false);
   ~StagedFolder();
   StagedFolder(const StagedFolder&) = delete;
   StagedFolder& operator=(const StagedFolder&) = delete;
@@ -39,9 +51,15 @@ public:
   const std::filesystem::path& target_path() const { return target_; }
 
 private:
+  void create_staging();
+  void swap_into_place();
+
   std::filesystem::path target_;
   std::filesystem::path staging_;
+  bool force_ = false;
   bool committed_ = false;
+  std::vector<std::string> files_;
+  std::unique_ptr<StagingSignalGuard> guard_;
 };
 
 }  // namespace lynxsim::report

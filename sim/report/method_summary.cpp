@@ -1,7 +1,9 @@
 #include "sim/report/method_summary.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <functional>
+#include <stdexcept>
 
 namespace lynxsim::report {
 namespace {
@@ -18,7 +20,10 @@ Stats stats_of(std::span<const RequestMetrics> requests,
 
 void add_latencies(MethodSummary& s, std::span<const RequestMetrics> requests) {
   s.ttft_s = stats_of(requests, [](const RequestMetrics& r) { return r.ttft(); });
+  s.ttft_speculative_s = stats_of(requests, [](const RequestMetrics& r) { return r.ttft_speculative(); });
   s.ttft_commit_s = stats_of(requests, [](const RequestMetrics& r) { return r.ttft_commit(); });
+  s.ttdt_speculative_s = stats_of(requests, [](const RequestMetrics& r) { return r.ttdt_speculative(); });
+  s.ttdt_commit_s = stats_of(requests, [](const RequestMetrics& r) { return r.ttdt_commit(); });
   s.tpot_s = stats_of(requests, [](const RequestMetrics& r) { return r.tpot(); });
   s.e2e_s = stats_of(requests, [](const RequestMetrics& r) { return r.e2e(); });
   s.exposed_transfer_s =
@@ -87,6 +92,8 @@ void add_counters(MethodSummary& s, std::span<const RequestMetrics> requests) {
     s.drafted_tokens += r.drafted_tokens;
     s.accepted_tokens += r.accepted_tokens;
     s.wasted_draft_tokens += r.wasted_draft_tokens;
+    s.retracted_tokens += r.retracted_tokens();
+    s.requests_with_retractions += r.retracted_tokens() > 0 ? 1 : 0;
     add_cachegen_chunks(s, r);
   }
   if (s.drafted_tokens > 0) {
@@ -95,7 +102,25 @@ void add_counters(MethodSummary& s, std::span<const RequestMetrics> requests) {
   }
 }
 
+void add_speedups(std::vector<MethodSummary>& summaries, const MethodSummary& base,
+                  std::string_view metric) {
+  const double base_mean = latency_metric(base, metric).mean;
+  for (auto& s : summaries) {
+    const double mean = latency_metric(s, metric).mean;
+    if (s.num_requests > 0 && mean > 0.0) s.speedup[std::string(metric)][base.name] = base_mean / mean;
+  }
+}
+
 }  // namespace
+
+const Stats& latency_metric(const MethodSummary& summary, std::string_view metric) {
+  if (metric == "ttft_s") return summary.ttft_s;
+  if (metric == "ttft_speculative_s") return summary.ttft_speculative_s;
+  if (metric == "ttft_commit_s") return summary.ttft_commit_s;
+  if (metric == "ttdt_speculative_s") return summary.ttdt_speculative_s;
+  if (metric == "ttdt_commit_s") return summary.ttdt_commit_s;
+  throw std::logic_error(fmt::format("no latency metric named {}", metric));
+}
 
 const std::vector<std::string>& default_baselines() {
   static const std::vector<std::string> baselines{"int8", "bf16"};
@@ -107,6 +132,8 @@ MethodSummary summarize_method(const serving::MethodResult& result) {
   s.name = result.method.name;
   s.family = std::string(serving::family_name(result.method.family));
   s.speculative = result.method.speculative();
+  s.stream = result.stream == serving::SpeculationStream::speculative ? "speculative" : "committed";
+  s.first_token_from = result.first_token_from == serving::FirstTokenSource::prefill ? "prefill" : "decode";
   s.planes_bits = result.method.planes;
   s.num_requests = result.requests.size();
   add_latencies(s, result.requests);
@@ -129,13 +156,9 @@ std::vector<MethodSummary> summarize_methods(std::span<const serving::MethodResu
     const auto it = std::find_if(summaries.begin(), summaries.end(),
                                  [&](const MethodSummary& s) { return s.name == baseline; });
     if (it == summaries.end() || it->num_requests == 0) continue;
-    const double base_ttft_s = it->ttft_s.mean;
-    for (auto& s : summaries) {
-      if (s.num_requests > 0 && s.ttft_s.mean > 0.0) {
-        s.speedup_vs[baseline] = base_ttft_s / s.ttft_s.mean;
-      }
-    }
+    for (const char* metric : kSpeedupMetrics) add_speedups(summaries, *it, metric);
   }
+  for (auto& s : summaries) s.speedup_vs = s.speedup["ttft_s"];
   return summaries;
 }
 

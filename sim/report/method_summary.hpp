@@ -9,9 +9,16 @@
 // cachegen_chunks_per_level[L] chunks of all requests sent at quality level L (0 = highest),
 // cachegen_text_chunks sent as text and recomputed (both empty / 0 for other methods).
 //
-// Speedups compare mean TTFT: speedup_vs[b] = mean TTFT of baseline b / mean TTFT of this method,
-// so 1.43 means "43% faster time to first token than b". A baseline is a method of the same run
-// whose name equals b; absent baselines (or a zero TTFT) leave no entry.
+// TTFT has three readings (request_metrics.hpp): ttft_speculative_s (first token made, a draft for
+// Lynx: the paper's TTFT), ttft_commit_s (first verified token) and ttft_s, what the client sees
+// under the scenario's speculation.stream (committed by default: ttft_s = ttft_commit_s). The first
+// decode token (ttdt_*) differs from the first token only when the prefill instance emits it.
+// retracted_tokens counts drafts the client saw withdrawn (0 unless drafts stream).
+//
+// Speedups compare means: speedup[metric][b] = mean of the metric for baseline b / mean for this
+// method, for metric in kSpeedupMetrics, so 1.43 means "43% faster than b". speedup_vs is
+// speedup["ttft_s"], the client's reading. A baseline is a method of the same run whose name equals
+// b; absent baselines (or a zero mean) leave no entry.
 //
 // `acceptance` is the per-token draft acceptance the method ran with (MethodQuality), while
 // `measured_acceptance` is accepted / drafted tokens actually observed (0 when nothing was drafted).
@@ -24,10 +31,12 @@
 // link that carried traffic its mean (time-integrated load / capacity) and peak, with
 // max_link_utilisation the largest mean and max_link_peak_utilisation the largest peak.
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/report/statistics.hpp"
@@ -55,14 +64,23 @@ struct ClusterSummary {
   std::map<std::uint32_t, serving::LinkUtilisation> links;
 };
 
+// The latency metrics speedups are computed for, in report order.
+inline constexpr std::array<const char*, 5> kSpeedupMetrics{
+    "ttft_s", "ttft_speculative_s", "ttft_commit_s", "ttdt_speculative_s", "ttdt_commit_s"};
+
 struct MethodSummary {
   std::string name;
   std::string family;
   bool speculative = false;
+  std::string stream = "committed";
+  std::string first_token_from = "decode";
   std::vector<int> planes_bits;
   std::size_t num_requests = 0;
   Stats ttft_s;
+  Stats ttft_speculative_s;
   Stats ttft_commit_s;
+  Stats ttdt_speculative_s;
+  Stats ttdt_commit_s;
   Stats tpot_s;
   Stats e2e_s;
   Stats exposed_transfer_s;
@@ -77,12 +95,15 @@ struct MethodSummary {
   std::int64_t drafted_tokens = 0;
   std::int64_t accepted_tokens = 0;
   std::int64_t wasted_draft_tokens = 0;
+  std::int64_t retracted_tokens = 0;
+  std::int64_t requests_with_retractions = 0;
   double acceptance = 1.0;
   std::string acceptance_source;
   double measured_acceptance = 0.0;
   std::vector<std::int64_t> cachegen_chunks_per_level;
   std::int64_t cachegen_text_chunks = 0;
   std::map<std::string, double> accuracy;
+  std::map<std::string, std::map<std::string, double>> speedup;
   std::map<std::string, double> speedup_vs;
   double simulated_time_s = 0.0;
   std::uint64_t events_executed = 0;
@@ -93,6 +114,9 @@ struct MethodSummary {
 const std::vector<std::string>& default_baselines();
 
 MethodSummary summarize_method(const serving::MethodResult& result);
+
+// The Stats of a metric named in kSpeedupMetrics.
+const Stats& latency_metric(const MethodSummary& summary, std::string_view metric);
 
 // One summary per result, in input order, with speedup_vs filled for each baseline present.
 std::vector<MethodSummary> summarize_methods(std::span<const serving::MethodResult> results,

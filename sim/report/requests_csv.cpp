@@ -22,8 +22,8 @@ std::string header(const Widths& w) {
       "method,id,context_tokens,output_tokens,arrived_at_s,prefill_start_at_s,prefill_done_at_s,"
       "decode_ready_at_s,full_kv_at_s,decode_joined_at_s,first_token_at_s,first_commit_at_s,"
       "last_token_at_s,ttft_s,ttft_commit_s,tpot_s,e2e_s,exposed_transfer_s,prefill_queue_s,"
-      "decode_admission_s,verifications,rollbacks,drafted_tokens,accepted_tokens,"
-      "wasted_draft_tokens,committed_tokens,prefill_instance,decode_instance,cached_tokens,"
+      "decode_admission_s,ttft_speculative_s,ttdt_speculative_s,ttdt_commit_s,verifications,"
+      "rollbacks,drafted_tokens,accepted_tokens,wasted_draft_tokens,retracted_tokens,committed_tokens,prefill_instance,decode_instance,cached_tokens,"
       "cache_fetch_s,memory_wait_s,meets_slo,bytes_total";
   for (std::size_t p = 0; p < w.planes; ++p) line += fmt::format(",plane{}_bytes", p);
   if (w.cachegen_levels > 0) line += ",cachegen_text_chunks";
@@ -37,7 +37,8 @@ std::string times(const RequestMetrics& r) {
                          r.first_token_at,   r.first_commit_at,  r.last_token_at,
                          r.ttft(),           r.ttft_commit(),    r.tpot(),
                          r.e2e(),            r.exposed_transfer_time(), r.prefill_queue_time(),
-                         r.decode_admission_time()};
+                         r.decode_admission_time(), r.ttft_speculative(), r.ttdt_speculative(),
+                         r.ttdt_commit()};
   std::string out;
   for (const Time t : values) {
     out += ',';
@@ -60,8 +61,9 @@ std::string row(const std::string& method, const RequestMetrics& r, const Widths
   std::string line = fmt::format("{},{},{},{}", csv_field(method), r.id, r.context_tokens,
                                  r.output_tokens);
   line += times(r);
-  line += fmt::format(",{},{},{},{},{},{}", r.verifications, r.rollbacks, r.drafted_tokens,
-                      r.accepted_tokens, r.wasted_draft_tokens, r.committed_tokens);
+  line += fmt::format(",{},{},{},{},{},{},{}", r.verifications, r.rollbacks, r.drafted_tokens,
+                      r.accepted_tokens, r.wasted_draft_tokens, r.retracted_tokens(),
+                      r.committed_tokens);
   line += fmt::format(",{},{},{},{},{},{},{}", r.prefill_instance, r.decode_instance,
                       r.cached_tokens, exact_seconds(r.cache_fetch_time),
                       exact_seconds(r.memory_wait_time), r.meets_slo ? 1 : 0, total);

@@ -26,33 +26,88 @@ std::string format_metric(double value) {
   return fmt::format("{:.4g}", value);
 }
 
-Row header_row(const TableOptions& options, const std::vector<std::string>& metrics,
-               bool with_acceptance) {
-  Row row{"method", "TTFT", "TTFT_commit", "TPOT", "E2E", "bytes"};
-  for (const auto& b : options.baselines) row.push_back("vs " + b);
-  for (const auto& m : metrics) row.push_back(m);
-  if (with_acceptance) row.push_back("acceptance");
+// What the table shows besides the fixed columns.
+struct Layout {
+  std::vector<std::string> metrics;
+  bool with_acceptance = false;
+  bool with_retractions = false;
+  bool prefill_first = false;
+};
+
+// The ratio columns: (label, metric) pairs, speculative reading first.
+std::vector<std::pair<std::string, std::string>> ratio_columns(const Layout& layout) {
+  if (layout.prefill_first) return {{"2nd spec", "ttdt_speculative_s"}, {"2nd commit", "ttdt_commit_s"}};
+  return {{"spec", "ttft_speculative_s"}, {"commit", "ttft_commit_s"}};
+}
+
+Row header_row(const TableOptions& options, const Layout& layout) {
+  Row row{"method", "TTFT_spec", "TTFT_commit"};
+  if (layout.prefill_first) row.insert(row.end(), {"TTDT_spec", "TTDT_commit"});
+  row.insert(row.end(), {"TPOT", "E2E", "bytes"});
+  for (const auto& b : options.baselines) {
+    for (const auto& [label, metric] : ratio_columns(layout)) row.push_back(label + " vs " + b);
+  }
+  for (const auto& m : layout.metrics) row.push_back(m);
+  if (layout.with_acceptance) row.push_back("acceptance");
+  if (layout.with_retractions) row.push_back("retracted");
   return row;
 }
 
-Row method_row(const MethodSummary& s, const TableOptions& options,
-               const std::vector<std::string>& metrics, bool with_acceptance) {
-  Row row{s.name,
-          format_duration_s(s.ttft_s.mean),
-          format_duration_s(s.ttft_commit_s.mean),
-          format_duration_s(s.tpot_s.mean),
-          format_duration_s(s.e2e_s.mean),
-          format_byte_count(s.bytes_total)};
-  for (const auto& b : options.baselines) {
-    const auto it = s.speedup_vs.find(b);
-    row.push_back(it == s.speedup_vs.end() ? "-" : fmt::format("{:.2f}x", it->second));
+std::string ratio_cell(const MethodSummary& s, const std::string& metric, const std::string& baseline) {
+  const auto by_metric = s.speedup.find(metric);
+  if (by_metric == s.speedup.end()) return "-";
+  const auto it = by_metric->second.find(baseline);
+  return it == by_metric->second.end() ? "-" : fmt::format("{:.2f}x", it->second);
+}
+
+Row method_row(const MethodSummary& s, const TableOptions& options, const Layout& layout) {
+  Row row{s.name, format_duration_s(s.ttft_speculative_s.mean), format_duration_s(s.ttft_commit_s.mean)};
+  if (layout.prefill_first) {
+    row.insert(row.end(), {format_duration_s(s.ttdt_speculative_s.mean),
+                           format_duration_s(s.ttdt_commit_s.mean)});
   }
-  for (const auto& m : metrics) {
+  row.insert(row.end(), {format_duration_s(s.tpot_s.mean), format_duration_s(s.e2e_s.mean),
+                         format_byte_count(s.bytes_total)});
+  for (const auto& b : options.baselines) {
+    for (const auto& [label, metric] : ratio_columns(layout)) row.push_back(ratio_cell(s, metric, b));
+  }
+  for (const auto& m : layout.metrics) {
     const auto it = s.accuracy.find(m);
     row.push_back(it == s.accuracy.end() ? "-" : format_metric(it->second));
   }
-  if (with_acceptance) row.push_back(s.speculative ? fmt::format("{:.3f}", s.acceptance) : "-");
+  if (layout.with_acceptance) row.push_back(s.speculative ? fmt::format("{:.3f}", s.acceptance) : "-");
+  if (layout.with_retractions) row.push_back(s.speculative ? fmt::format("{}", s.retracted_tokens) : "-");
   return row;
+}
+
+Layout table_layout(const std::vector<MethodSummary>& summaries, const TableOptions& options) {
+  Layout layout;
+  layout.metrics = metric_columns(summaries, options);
+  for (const auto& s : summaries) {
+    layout.with_acceptance = layout.with_acceptance || s.speculative;
+    layout.with_retractions = layout.with_retractions || (s.speculative && s.stream == "speculative");
+    layout.prefill_first = layout.prefill_first || s.first_token_from == "prefill";
+  }
+  return layout;
+}
+
+std::string table_notes(const std::vector<MethodSummary>& summaries, const Layout& layout) {
+  std::string notes;
+  if (layout.with_acceptance) {
+    notes += "TTFT_spec: first token made, a draft for speculative methods (the paper's TTFT); "
+             "TTFT_commit: first token verified against the full KV.\n";
+    notes += layout.with_retractions
+                 ? "Drafts stream to the client (speculation.stream \"speculative\"): its TTFT is "
+                   "TTFT_spec, and each rolled-back draft it saw is retracted.\n"
+                 : "The client sees verified tokens only (speculation.stream \"committed\"): its "
+                   "TTFT is TTFT_commit.\n";
+  }
+  if (layout.prefill_first && !summaries.empty()) {
+    notes += "The prefill instance emits the first token (serving.first_token_from \"prefill\"), "
+             "so every method has the same TTFT; methods differ from the second token, the first "
+             "decode token (TTDT), which the ratios compare.\n";
+  }
+  return notes.empty() ? notes : "\n" + notes;
 }
 
 std::string render(const std::vector<Row>& rows) {
@@ -118,12 +173,10 @@ std::string format_byte_count(std::int64_t bytes) {
 
 std::string format_result_table(const std::vector<MethodSummary>& summaries,
                                 const TableOptions& options) {
-  const auto metrics = metric_columns(summaries, options);
-  const bool with_acceptance = std::any_of(summaries.begin(), summaries.end(),
-                                           [](const MethodSummary& s) { return s.speculative; });
-  std::vector<Row> rows{header_row(options, metrics, with_acceptance)};
-  for (const auto& s : summaries) rows.push_back(method_row(s, options, metrics, with_acceptance));
-  return render(rows);
+  const Layout layout = table_layout(summaries, options);
+  std::vector<Row> rows{header_row(options, layout)};
+  for (const auto& s : summaries) rows.push_back(method_row(s, options, layout));
+  return render(rows) + table_notes(summaries, layout);
 }
 
 }  // namespace lynxsim::report

@@ -1,11 +1,16 @@
 #pragma once
 // The compact terminal table of a run: one row per method, in run order.
 //
-// Columns: method, mean TTFT, mean TTFT_commit, mean TPOT, mean E2E (each with an adaptive unit:
-// us below 1 ms, ms below 1 s, s above), total bytes sent (all planes of all requests, binary
-// units), speedup of mean TTFT against each baseline ("1.43x"; "-" when the baseline is not in the
-// run), then one column per accuracy metric found in any method's MethodQuality::metrics (sorted by
-// name; "-" where a method lacks it) and, when any method is speculative, the acceptance it ran with.
+// Columns: method, mean TTFT_spec and TTFT_commit (method_summary.hpp), and when the prefill
+// instance emits the first token also mean TTDT_spec and TTDT_commit (the first decode token), mean
+// TPOT, mean E2E (each with an adaptive unit: us below 1 ms, ms below 1 s, s above), total bytes
+// sent (all planes of all requests, binary units), then against each baseline the speedup of both
+// readings side by side ("spec vs int8", "commit vs int8": mean of the baseline / mean of the
+// method, "1.43x"; "-" when the baseline is not in the run; on TTDT when prefill emits the first
+// token, since TTFT then ties), then one column per accuracy metric found in any method's
+// MethodQuality::metrics (sorted by name; "-" where a method lacks it), and when any method is
+// speculative the acceptance it ran with and, when drafts stream to the client, the retracted
+// tokens. Lines under the table say which TTFT the client sees and why TTFTs tie when they do.
 // Numbers are right-aligned, names left-aligned; the output ends with a newline.
 
 #include <string>

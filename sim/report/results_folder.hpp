@@ -4,6 +4,7 @@
 //   summary.json            per-method aggregates (summary_json.hpp)
 //   requests.csv            one row per request and method (requests_csv.hpp)
 //   trace.json              only when a trace is given (trace_writer.hpp)
+//   lynxsim-results.json    the manifest that marks the folder as lynxsim's (results_target.hpp)
 // JSON files are pretty-printed with two-space indentation and end with a newline; the bytes
 // depend only on the inputs.
 
@@ -27,8 +28,10 @@ struct RunOutputs {
   std::vector<std::string> baselines = default_baselines();
 };
 
-// Writes the folder through a StagedFolder (atomic_write.hpp); replaces an existing <out>.
-void write_results_folder(const std::filesystem::path& out, const RunOutputs& outputs);
+// Writes the folder through a StagedFolder (atomic_write.hpp): replaces an existing <out> that is
+// empty or a lynxsim results folder, and refuses any other (OutputRefused) unless force is set.
+void write_results_folder(const std::filesystem::path& out, const RunOutputs& outputs,
+                          bool force = false);
 
 std::string pretty_json(const nlohmann::json& value);
 

@@ -16,6 +16,12 @@ nlohmann::json number_map(const std::map<std::string, double>& values) {
   return out;
 }
 
+nlohmann::json speedup_json(const std::map<std::string, std::map<std::string, double>>& speedup) {
+  nlohmann::json out = nlohmann::json::object();
+  for (const auto& [metric, ratios] : speedup) out[metric] = number_map(ratios);
+  return out;
+}
+
 void add_cluster(nlohmann::json& out, const ClusterSummary& c) {
   nlohmann::json link_mean = nlohmann::json::object();
   nlohmann::json link_peak = nlohmann::json::object();
@@ -49,10 +55,15 @@ nlohmann::json method_json(const MethodSummary& s) {
   nlohmann::json out = {
       {"family", s.family},
       {"speculative", s.speculative},
+      {"stream", s.stream},
+      {"first_token_from", s.first_token_from},
       {"planes_bits", s.planes_bits},
       {"requests", s.num_requests},
       {"ttft_s", stats_json(s.ttft_s)},
+      {"ttft_speculative_s", stats_json(s.ttft_speculative_s)},
       {"ttft_commit_s", stats_json(s.ttft_commit_s)},
+      {"ttdt_speculative_s", stats_json(s.ttdt_speculative_s)},
+      {"ttdt_commit_s", stats_json(s.ttdt_commit_s)},
       {"tpot_s", stats_json(s.tpot_s)},
       {"e2e_s", stats_json(s.e2e_s)},
       {"exposed_transfer_s", stats_json(s.exposed_transfer_s)},
@@ -67,12 +78,15 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"drafted_tokens", s.drafted_tokens},
       {"accepted_tokens", s.accepted_tokens},
       {"wasted_draft_tokens", s.wasted_draft_tokens},
+      {"retracted_tokens", s.retracted_tokens},
+      {"requests_with_retractions", s.requests_with_retractions},
       {"acceptance", number(s.acceptance)},
       {"acceptance_source", s.acceptance_source},
       {"measured_acceptance", number(s.measured_acceptance)},
       {"cachegen_chunks_per_level", s.cachegen_chunks_per_level},
       {"cachegen_text_chunks", s.cachegen_text_chunks},
       {"accuracy", number_map(s.accuracy)},
+      {"speedup", speedup_json(s.speedup)},
       {"speedup_vs", number_map(s.speedup_vs)},
       {"simulated_time_s", number(s.simulated_time_s)},
       {"events_executed", s.events_executed},

@@ -2,12 +2,15 @@
 // summary.json: the per-method aggregates of one run, for sweep scripts.
 //
 // {"schema_version": 1, "scenario": name, "method_order": [names in run order],
-//  "methods": {name: {"family", "speculative", "planes_bits": [..], "requests": n,
-//    "ttft_s" | "ttft_commit_s" | "tpot_s" | "e2e_s" | "exposed_transfer_s" | "prefill_queue_s" |
-//    "decode_admission_s" | "memory_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
+//  "methods": {name: {"family", "speculative", "stream", "first_token_from", "planes_bits": [..],
+//    "requests": n,
+//    "ttft_s" | "ttft_speculative_s" | "ttft_commit_s" | "ttdt_speculative_s" | "ttdt_commit_s" |
+//    "tpot_s" | "e2e_s" | "exposed_transfer_s" | "prefill_queue_s" | "decode_admission_s" |
+//    "memory_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
-//    "accepted_tokens", "wasted_draft_tokens", "acceptance", "acceptance_source",
-//    "measured_acceptance", "accuracy": {metric: value}, "speedup_vs": {baseline: x},
+//    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
+//    "acceptance", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
+//    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),
 //    "simulated_time_s", "events_executed",
 //    cluster figures (method_summary.hpp): "prefill_instances", "decode_instances",
 //    "requests_per_s", "output_tokens_per_s", "requests_meeting_slo", "goodput_requests_per_s",
@@ -16,6 +19,9 @@
 //    "max_link_utilisation", "max_link_peak_utilisation",
 //    "link_mean_utilisation" | "link_peak_utilisation": {link id: fraction}}}}
 // Schema version 1 only ever gains fields: readers of older files find every key they knew.
+// ttft_s is the TTFT the client sees (method_summary.hpp): for a speculative method under the
+// default speculation.stream "committed" it equals ttft_commit_s; files written before the stream
+// choice existed reported ttft_speculative_s there.
 // Times in seconds, bytes in bytes. Object keys are sorted (deterministic output); a method's
 // speedup_vs holds only the baselines present in the run. Non-finite numbers become null.
 

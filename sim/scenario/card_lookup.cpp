@@ -1,16 +1,13 @@
 // Model cards and hardware profiles of a scenario: a preset name looked up in models/ or
-// configs/gpus/, or an inline object with the card's fields, both read by compute's strict loaders
-// (an inline card is handed to the loader through a private temporary file, so both forms obey
-// exactly the same schema). Card errors become issues at the scenario's JSON path.
+// configs/gpus/, or an inline object with the card's fields, both read by compute's strict readers
+// (the same schema for both forms; an inline card is read from the parsed scenario, never through a
+// file). Card errors become issues at the scenario's JSON path.
 
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
-#include <unistd.h>
 
 #include "sim/compute/card_loader.hpp"
-#include "sim/core/rng.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -54,28 +51,23 @@ void add_card_issues(const std::string& text, const std::string& file, const std
   }
 }
 
-template <class Spec, class Loader>
+constexpr const char* kInlineSource = "inline card";
+
+template <class Spec, class FromJson>
 Spec load_inline(const nlohmann::json& value, const std::string& path, IssueList& issues,
-                 Loader loader) {
-  const std::string text = value.dump();
-  const fs::path file = fs::temp_directory_path() /
-                        fmt::format("lynxsim-card-{}-{:016x}.json", ::getpid(), fnv1a64(text));
-  { std::ofstream(file) << text; }
-  Spec spec{};
+                 FromJson from_json) {
   try {
-    spec = loader(file);
+    return from_json(value, kInlineSource);
   } catch (const CardError& e) {
-    add_card_issues(e.what(), file.string(), path, issues);
+    add_card_issues(e.what(), kInlineSource, path, issues);
   }
-  std::error_code ec;
-  fs::remove(file, ec);
-  return spec;
+  return Spec{};
 }
 
-template <class Spec, class Loader>
+template <class Spec, class Loader, class FromJson>
 Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& issues,
-               const fs::path& dir, const char* what, Loader loader) {
-  if (value.is_object()) return load_inline<Spec>(value, path, issues, loader);
+               const fs::path& dir, const char* what, Loader loader, FromJson from_json) {
+  if (value.is_object()) return load_inline<Spec>(value, path, issues, from_json);
   if (!value.is_string() || !plain_name(value.get<std::string>())) {
     issues.add(path, fmt::format("expected a {} name or an inline {} object, got {}", what, what,
                                  describe_value(value)));
@@ -101,14 +93,16 @@ ModelSpec read_model(const nlohmann::json& value, const std::string& path, Secti
                      nlohmann::json& resolved) {
   resolved = value;
   return read_card<ModelSpec>(value, path, ctx.issues, ctx.options.data.models_dir, "model",
-                              [](const fs::path& f) { return load_model_card(f); });
+                              [](const fs::path& f) { return load_model_card(f); },
+                              model_card_from_json);
 }
 
 HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                       nlohmann::json& resolved) {
   resolved = value;
   return read_card<HardwareSpec>(value, path, ctx.issues, ctx.options.data.gpus_dir(), "GPU",
-                                 [](const fs::path& f) { return load_hardware_profile(f); });
+                                 [](const fs::path& f) { return load_hardware_profile(f); },
+                                 hardware_profile_from_json);
 }
 
 }  // namespace lynxsim::scenario

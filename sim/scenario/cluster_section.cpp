@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -29,8 +30,8 @@ serving::InstanceSpec read_group(const json& value, const std::string& path, Sec
     instance.gpu = read_gpu(*gpu, r.child("gpu"), ctx, gpu_resolved);
     resolved["gpu"] = gpu_resolved;
   }
-  instance.tensor_parallel = static_cast<int>(r.integer("tp", 1).value_or(1));
-  instance.count = static_cast<int>(r.integer("count", 1).value_or(1));
+  instance.tensor_parallel = r.count("tp", 1, kMaxTensorParallel).value_or(1);
+  instance.count = r.count("count", 1, kMaxInstancesPerGroup).value_or(1);
   resolved["tp"] = instance.tensor_parallel;
   resolved["count"] = instance.count;
   r.finish();
@@ -80,7 +81,7 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
   const auto host = r.string("store_host", spec.enabled);
   spec.store_host = host.value_or("");
   spec.capacity = r.bytes("capacity").value_or(Bytes{0});
-  spec.block_tokens = static_cast<int>(r.integer("block_tokens", 1).value_or(512));
+  spec.block_tokens = r.count("block_tokens", 1, kMaxBlockTokens).value_or(512);
   if (host && host->empty()) issues.add(r.child("store_host"), "must not be empty");
   r.finish();
   resolved = {{"enabled", spec.enabled},

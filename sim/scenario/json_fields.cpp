@@ -69,6 +69,20 @@ std::optional<std::int64_t> ObjectReader::integer(std::string_view key, std::int
   return v->get<std::int64_t>();
 }
 
+std::optional<int> ObjectReader::count(std::string_view key, std::int64_t min_value,
+                                       std::int64_t max_value, bool required) {
+  const auto* v = get(key, required);
+  if (v == nullptr) return std::nullopt;
+  const bool integral = v->is_number_integer() &&
+                        !(v->is_number_unsigned() && v->get<std::uint64_t>() > INT64_MAX);
+  if (!integral || v->get<std::int64_t>() < min_value || v->get<std::int64_t>() > max_value) {
+    issues_.add(child(key), fmt::format("expected an integer >= {} and <= {}, got {}", min_value,
+                                        max_value, describe_value(*v)));
+    return std::nullopt;
+  }
+  return static_cast<int>(v->get<std::int64_t>());
+}
+
 std::optional<double> ObjectReader::number(std::string_view key, double min_value,
                                            double max_value, bool required) {
   const auto* v = get(key, required);

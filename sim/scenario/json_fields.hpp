@@ -46,6 +46,10 @@ public:
 
   std::optional<std::int64_t> integer(std::string_view key, std::int64_t min_value,
                                       bool required = false);
+  // An integer in [min_value, max_value] (max_value <= INT32_MAX) for an int field: the bound is
+  // checked on the full int64 value, so nothing is narrowed.
+  std::optional<int> count(std::string_view key, std::int64_t min_value, std::int64_t max_value,
+                           bool required = false);
   std::optional<double> number(std::string_view key, double min_value, double max_value,
                                bool required = false);
   std::optional<std::string> string(std::string_view key, bool required = false);

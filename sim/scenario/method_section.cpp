@@ -13,6 +13,7 @@
 #include <set>
 
 #include "sim/core/unit_parse.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -53,7 +54,7 @@ void read_cachegen(ObjectReader& parent, serving::CacheGenParams& p) {
   if (v == nullptr) return;
   ObjectReader r(*v, parent.child("cachegen"), parent.issues());
   if (!r.valid()) return;
-  if (const auto n = r.integer("chunk_tokens", 1)) p.chunk_tokens = static_cast<int>(*n);
+  if (const auto n = r.count("chunk_tokens", 1, kMaxBlockTokens)) p.chunk_tokens = *n;
   if (const auto t = r.time("slo", true)) p.slo_s = t->seconds();
   if (const auto b = r.bit_rate("initial_bandwidth")) {
     p.initial_bandwidth_bytes_per_s = b->to_bytes().value;
@@ -73,17 +74,17 @@ nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
 
 void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (const auto name = r.string("name")) m.name = *name;
-  const auto bits = r.integer("bits", 1);
+  const auto bits = r.count("bits", 1, kMaxPlaneBits);
   const auto planes = read_planes(r);
   if (planes) m.planes = *planes;
-  if (bits) m.bits = static_cast<int>(*bits);
+  if (bits) m.bits = *bits;
   if (planes && !bits) m.bits = std::accumulate(planes->begin(), planes->end(), 0);
   if (bits && !planes && m.planes.size() == 1) m.planes = {m.bits};
-  if (const auto v = r.integer("decode_after_planes", 1)) m.decode_after_planes = static_cast<int>(*v);
-  if (const auto v = r.integer("group_size", 0)) m.group_size = static_cast<int>(*v);
-  if (const auto v = r.integer("kivi_window", 0)) m.kivi_window = static_cast<int>(*v);
-  if (const auto v = r.integer("kivi_group", 1)) m.kivi_group = static_cast<int>(*v);
-  if (const auto v = r.integer("cachegen_level", 0)) m.cachegen_level = static_cast<int>(*v);
+  if (const auto v = r.count("decode_after_planes", 1, kMaxPlaneBits)) m.decode_after_planes = *v;
+  if (const auto v = r.count("group_size", 0, kMaxGroupSize)) m.group_size = *v;
+  if (const auto v = r.count("kivi_window", 0, kMaxGroupSize)) m.kivi_window = *v;
+  if (const auto v = r.count("kivi_group", 1, kMaxGroupSize)) m.kivi_group = *v;
+  if (const auto v = r.count("cachegen_level", 0, kMaxCacheGenLevel)) m.cachegen_level = *v;
   if (const auto v = r.number("acceptance", 0.0, 1.0)) m.acceptance = *v;
   if (const auto v = r.string("description")) m.description = *v;
   read_cachegen(r, m.cachegen);

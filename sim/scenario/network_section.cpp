@@ -3,18 +3,21 @@
 //   {"topology": {"kind": ...}, "setup_time": ..., ...}
 //                               a network object as sim/net's parse_network reads it
 //   {"topology": "single-link", "bandwidth": "25Gbps", "latency": "10us", "setup": "1ms",
-//    "efficiency": 0.85}       shorthand for one link; latency and setup default to "0s",
+//    "efficiency": 0.85, "scheduling": {...}}
+//                               shorthand for one link; latency and setup default to "0s",
 //                               efficiency to 1
 // The shorthand is rewritten into the network-object form, which is also the resolved form.
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/topology_json.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
+#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace fs = std::filesystem;
@@ -26,6 +29,7 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
   const auto latency = r.time("latency", false);
   const auto setup = r.time("setup", false);
   const auto efficiency = r.number("efficiency", 1e-9, 1.0);
+  const nlohmann::json* scheduling = r.get("scheduling");
   const bool bad = (r.get("latency") && !latency) || (r.get("setup") && !setup) ||
                    (r.get("efficiency") && !efficiency);
   r.finish();
@@ -39,22 +43,25 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
   const nlohmann::json link = {{"rate", format_bit_rate(*rate)},
                                {"latency", time_text(latency.value_or(Time::zero()))},
                                {"efficiency", efficiency.value_or(1.0)}};
-  return nlohmann::json{{"topology", {{"kind", "single-link"}, {"link", link}}},
-                        {"setup_time", time_text(setup.value_or(Time::zero()))}};
+  nlohmann::json full{{"topology", {{"kind", "single-link"}, {"link", link}}},
+                      {"setup_time", time_text(setup.value_or(Time::zero()))}};
+  if (scheduling) full["scheduling"] = *scheduling;
+  return full;
 }
 
 std::optional<nlohmann::json> load_preset(const std::string& name, const std::string& path,
                                           SectionContext& ctx) {
   const fs::path file = ctx.options.data.topologies_dir() / (name + ".json");
-  std::ifstream in(file);
-  if (name.empty() || name.find('/') != std::string::npos || !in) {
+  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(file)) {
     ctx.issues.add(path, fmt::format("unknown network preset \"{}\" (no {})", name, file.string()));
     return std::nullopt;
   }
   try {
-    return nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    ctx.issues.add(path, fmt::format("{}: {}", file.string(), e.what()));
+    return parse_strict_json(read_input_file(file, kMaxConfigFileBytes));
+  } catch (const InputFileError& e) {
+    ctx.issues.add(path, e.what());
+  } catch (const StrictJsonError& e) {
+    ctx.issues.add(path, fmt::format("{}: {} {}", file.string(), e.pointer(), e.what()));
   }
   return std::nullopt;
 }
@@ -79,6 +86,14 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
     net::NetworkSpec spec = net::parse_network(*full, path, base_dir);
     resolved = *full;
     if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
+    const auto& sched = spec.scheduling;
+    std::vector<double> weights;
+    const net::Scheduler scheduler(sched);
+    for (int q = 0; q < sched.classes; ++q) weights.push_back(scheduler.queue_weight(q));
+    resolved["scheduling"] = {{"policy", std::string(net::to_string(sched.policy))},
+                              {"classes", sched.classes},
+                              {"weights", weights},
+                              {"max_wait", time_text(sched.max_wait)}};
     return spec;
   } catch (const net::NetConfigError& e) {
     for (const auto& issue : e.issues()) ctx.issues.add(issue.json_path, issue.message);

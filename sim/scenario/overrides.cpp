@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -30,8 +31,11 @@ std::optional<std::size_t> index_of(const std::string& text) {
 }
 
 json parse_value(const std::string& text) {
-  json value = json::parse(text, nullptr, false);
-  return value.is_discarded() ? json(text) : value;
+  try {
+    return parse_strict_json(text);
+  } catch (const StrictJsonError&) {
+    return json(text);
+  }
 }
 
 // The slot `part` of `node`, created when `node` is an object (or null) or appended at the end of

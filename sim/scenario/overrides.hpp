@@ -2,8 +2,9 @@
 // Command-line overrides of a scenario document: "--set path=value".
 //
 // The path is dotted: object keys and array indices separated by '.', e.g. "network.bandwidth",
-// "workload.requests.0.context", "methods". The value is parsed as JSON when it is valid JSON
-// (8192, true, ["int8","lynx"], {"gpu":"h100-sxm"}) and taken as a string otherwise ("10Gbps").
+// "workload.requests.0.context", "methods". The value is parsed as JSON when it is valid strict JSON
+// (strict_json.hpp: 8192, true, ["int8","lynx"], {"gpu":"h100-sxm"}) and taken as a string
+// otherwise ("10Gbps").
 // Missing objects along the path are created; an array index must exist (or equal the array's size,
 // which appends). The overridden document is then parsed strictly like any file, so a key the schema
 // does not know is reported as an unknown key, and the issue names the override that set it.

@@ -1,24 +1,26 @@
-// load_scenario: file -> JSON (syntax errors with line and column) -> overrides -> parse_scenario.
+// load_scenario: file (a regular file of at most kMaxConfigFileBytes) -> strict JSON (syntax errors
+// with line and column; depth and duplicate keys checked, strict_json.hpp) -> overrides ->
+// parse_scenario.
 
 #include <fmt/format.h>
-#include <fstream>
-#include <sstream>
 
+#include "sim/core/input_file.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario.hpp"
+#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace fs = std::filesystem;
 namespace {
 
 std::string read_text(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in || fs::is_directory(file)) {
-    throw ScenarioError(file.string(), {{"", "cannot read the file"}});
+  try {
+    return read_input_file(file, kMaxConfigFileBytes);
+  } catch (const InputFileError& e) {
+    const std::string prefix = file.string() + ": ";
+    const std::string what = e.what();
+    throw ScenarioError(file.string(), {{"", what.rfind(prefix, 0) == 0 ? what.substr(prefix.size()) : what}});
   }
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 std::string line_column(const std::string& text, std::size_t byte) {
@@ -37,14 +39,12 @@ std::string line_column(const std::string& text, std::size_t byte) {
 
 nlohmann::json parse_text(const std::string& text, const fs::path& file) {
   try {
-    return nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string detail = e.what();
-    const auto colon = detail.find(": ");
-    if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    return parse_strict_json(text);
+  } catch (const StrictJsonError& e) {
+    if (!e.pointer().empty()) throw ScenarioError(file.string(), {{e.pointer(), e.what()}});
     throw ScenarioError(file.string(),
-                        {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte),
-                                          detail)}});
+                        {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte()),
+                                          e.what())}});
   }
 }
 

@@ -1,12 +1,15 @@
 // parse_scenario: the top level of a scenario file and its small sections.
-//   schema_version (required, 1), name (required), description, seed (default 1),
+//   schema_version (required, 1), name (required; it names the default results folder, so it is
+//   1-100 characters of [A-Za-z0-9._+-] starting with a letter or digit), description, seed,
 //   model, prefill, decode (instance groups and prefix_cache in cluster_section.cpp), network,
 //   workload, methods (required), serving, speculation, slo (serving_section.cpp),
 //   accuracy {enabled: true, kv_file, profile, seed (default: the scenario seed)}.
 // A request whose context exceeds the model's max_context is an error.
 
+#include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_sections.hpp"
@@ -15,6 +18,8 @@ namespace lynxsim::scenario {
 namespace {
 
 using nlohmann::json;
+
+constexpr std::size_t kMaxScenarioNameLength = 100;
 
 const json& section(ObjectReader& top, std::string_view key, bool required) {
   static const json empty_object = json::object();
@@ -58,13 +63,49 @@ void check_contexts(const Scenario& s, IssueList& issues) {
   }
 }
 
+bool is_safe_scenario_name(const std::string& name) {
+  const auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (name.empty() || name.size() > kMaxScenarioNameLength || !alnum(name.front())) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+}
+
+// Limits every workload form shares (input_limits.hpp): how many requests, how late the last one.
+void check_workload_limits(const Scenario& s, IssueList& issues) {
+  const auto& requests = s.serving.requests;
+  if (static_cast<std::int64_t>(requests.size()) > kMaxRequests) {
+    issues.add("/workload", fmt::format("{} requests, more than the {} a run may have",
+                                        requests.size(), kMaxRequests));
+  }
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const auto& r = requests[i];
+    if (r.arrival_at > kMaxArrival) {
+      issues.add("/workload", fmt::format("request {} arrives at {}, later than the {} a run may span",
+                                          i, time_text(r.arrival_at), time_text(kMaxArrival)));
+      return;
+    }
+    if (r.context_tokens > kMaxTokensPerRequest || r.output_tokens > kMaxTokensPerRequest) {
+      issues.add("/workload", fmt::format("request {} has more than {} context or output tokens", i,
+                                          kMaxTokensPerRequest));
+      return;
+    }
+  }
+}
+
 void read_header(ObjectReader& top, Scenario& s, json& resolved) {
   if (const auto v = top.integer("schema_version", 1, true); v && *v != kScenarioSchemaVersion) {
     top.issues().add(top.child("schema_version"),
                      fmt::format("expected {}, got {}", kScenarioSchemaVersion, *v));
   }
   s.name = top.string("name", true).value_or("");
-  if (s.name.empty() && top.get("name") != nullptr) top.issues().add(top.child("name"), "must not be empty");
+  if (top.get("name") != nullptr && !is_safe_scenario_name(s.name)) {
+    top.issues().add(top.child("name"),
+                     fmt::format("must be 1 to {} characters of letters, digits and . _ + -, starting "
+                                 "with a letter or digit (it names the results folder)",
+                                 kMaxScenarioNameLength));
+  }
   s.description = top.string("description").value_or("");
   s.seed = static_cast<std::uint64_t>(top.integer("seed", 0).value_or(1));
   resolved["schema_version"] = kScenarioSchemaVersion;
@@ -122,6 +163,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
     s.resolved = std::move(resolved);
   }
   s.serving.seed = s.seed;
+  if (issues.empty()) check_workload_limits(s, issues);
   if (issues.empty()) check_contexts(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
   issues.throw_if_any(s.source_file);

@@ -5,12 +5,14 @@
 //            prefill_order: "fcfs" | "shortest_prompt_first" [fcfs],
 //            prefill_batch_tokens [0: one prompt per pass], chunked_prefill [false],
 //            layers_per_flow [1], decode_hbm_fraction in (0, 1] [0.9], measure_links [true]}
-//   speculation {max_draft_tokens [64], acceptance in [0, 1] (overrides the measured one)}
+//   speculation {max_draft_tokens [64], acceptance in [0, 1] (overrides the measured one),
+//                stream: "committed" | "speculative" [committed]}
 //   slo {ttft, tpot}: durations; absent bounds always hold.
 
 #include <algorithm>
 #include <fmt/format.h>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -68,11 +70,10 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
                   serving::ServingConfig& cfg, json& resolved) {
   ObjectReader r(value, path, issues);
   read_modes(r, cfg, resolved);
-  cfg.max_decode_batch = static_cast<int>(r.integer("max_decode_batch", 1).value_or(256));
-  cfg.prefill_schedule.max_batch_tokens =
-      static_cast<int>(r.integer("prefill_batch_tokens", 0).value_or(0));
+  cfg.max_decode_batch = r.count("max_decode_batch", 1, kMaxDecodeBatch).value_or(256);
+  cfg.prefill_schedule.max_batch_tokens = r.count("prefill_batch_tokens", 0, kMaxBatchTokens).value_or(0);
   cfg.prefill_schedule.chunked = r.boolean("chunked_prefill").value_or(false);
-  cfg.layers_per_flow = static_cast<int>(r.integer("layers_per_flow", 1).value_or(1));
+  cfg.layers_per_flow = r.count("layers_per_flow", 1, kMaxLayersPerFlow).value_or(1);
   cfg.decode_memory.usable_fraction = r.number("decode_hbm_fraction", 1e-9, 1.0).value_or(0.9);
   cfg.measure_links = r.boolean("measure_links").value_or(true);
   if (cfg.prefill_schedule.chunked && cfg.prefill_schedule.max_batch_tokens == 0) {
@@ -90,8 +91,13 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
 void read_speculation(const json& value, const std::string& path, IssueList& issues,
                       serving::SpeculationSpec& spec, json& resolved) {
   ObjectReader r(value, path, issues);
-  spec.max_draft_tokens = static_cast<int>(r.integer("max_draft_tokens", 1).value_or(64));
+  spec.max_draft_tokens = r.count("max_draft_tokens", 1, kMaxDraftTokens).value_or(64);
   spec.acceptance = r.number("acceptance", 0.0, 1.0);
+  spec.stream = read_choice<serving::SpeculationStream>(
+      r, "stream",
+      {{"committed", serving::SpeculationStream::committed},
+       {"speculative", serving::SpeculationStream::speculative}},
+      resolved);
   resolved["max_draft_tokens"] = spec.max_draft_tokens;
   if (spec.acceptance) resolved["acceptance"] = *spec.acceptance;
   r.finish();

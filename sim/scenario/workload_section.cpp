@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/unit_parse.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/workload_sources.hpp"
@@ -19,15 +20,15 @@ namespace {
 using serving::RequestSpec;
 
 std::optional<RequestSpec> read_request(ObjectReader& r, bool arrival_key) {
-  const auto context = r.integer("context", 1, true);
-  const auto output = r.integer("output", 1, true);
+  const auto context = r.count("context", 1, kMaxTokensPerRequest, true);
+  const auto output = r.count("output", 1, kMaxTokensPerRequest, true);
   const auto arrival = arrival_key ? r.time("arrival", false) : std::optional<Time>(Time::zero());
   if (!context || !output || (arrival_key && r.get("arrival") != nullptr && !arrival)) {
     return std::nullopt;
   }
   RequestSpec spec;
-  spec.context_tokens = static_cast<int>(std::min<std::int64_t>(*context, INT32_MAX));
-  spec.output_tokens = static_cast<int>(std::min<std::int64_t>(*output, INT32_MAX));
+  spec.context_tokens = *context;
+  spec.output_tokens = *output;
   spec.arrival_at = arrival.value_or(Time::zero());
   return spec;
 }
@@ -55,17 +56,20 @@ std::vector<RequestSpec> read_list(const nlohmann::json& list, const std::string
 }
 
 std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) {
-  constexpr std::int64_t kMaxCopies = 10'000'000;
-  const std::int64_t copies = r.integer("copies", 1, true).value_or(0);
-  if (copies > kMaxCopies) {
-    r.issues().add(r.child("copies"), fmt::format("at most {} copies, got {}", kMaxCopies, copies));
-  }
+  const std::int64_t copies = r.count("copies", 1, kMaxRequests, true).value_or(0);
   const auto one = read_request(r, false);
   const auto interval = r.time("interval", false);
   const auto start = r.time("start", false);
   const bool bad_times = (r.get("interval") != nullptr && !interval) ||
                          (r.get("start") != nullptr && !start);
-  if (copies < 1 || copies > kMaxCopies || !one || bad_times) return {};
+  if (copies < 1 || !one || bad_times) return {};
+  const Time step = interval.value_or(Time::zero());
+  if (step > Time::zero() && (kMaxArrival - start.value_or(Time::zero())).ps() / step.ps() < copies - 1) {
+    r.issues().add(r.child("interval"),
+                   fmt::format("{} copies at this interval arrive later than {} after time zero",
+                               copies, time_text(kMaxArrival)));
+    return {};
+  }
   std::vector<RequestSpec> requests(static_cast<std::size_t>(copies), *one);
   for (std::size_t i = 0; i < requests.size(); ++i) {
     requests[i].arrival_at = start.value_or(Time::zero()) +

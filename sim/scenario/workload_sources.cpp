@@ -12,6 +12,7 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/workload_sources.hpp"
 #include "sim/serving/workload_synthetic.hpp"
@@ -25,8 +26,8 @@ using serving::LengthDistribution;
 using serving::LengthKind;
 
 void read_bounds(ObjectReader& r, LengthDistribution& d, json& resolved) {
-  d.min = static_cast<int>(r.integer("min", 1).value_or(1));
-  d.max = static_cast<int>(r.integer("max", 1).value_or(INT32_MAX));
+  d.min = r.count("min", 1, kMaxTokensPerRequest).value_or(1);
+  d.max = r.count("max", 1, kMaxTokensPerRequest).value_or(static_cast<int>(kMaxTokensPerRequest));
   resolved["min"] = d.min;
   resolved["max"] = d.max;
 }
@@ -34,7 +35,7 @@ void read_bounds(ObjectReader& r, LengthDistribution& d, json& resolved) {
 void read_length_kind(ObjectReader& r, const std::string& kind, LengthDistribution& d,
                       const std::filesystem::path& base_dir, json& resolved) {
   if (kind == "fixed") {
-    d.value = static_cast<int>(r.integer("value", 1, true).value_or(1));
+    d.value = r.count("value", 1, kMaxTokensPerRequest, true).value_or(1);
     resolved["value"] = d.value;
   } else if (kind == "uniform") {
     d.kind = LengthKind::uniform;
@@ -96,7 +97,7 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
   options.time_scale = r.number("time_scale", 1e-9, 1e9).value_or(1.0);
   options.window_start = r.time("window_start", false).value_or(Time::zero());
   options.window_end = r.time("window_end", true);
-  if (const auto n = r.integer("max_requests", 1)) options.max_requests = static_cast<int>(*n);
+  if (const auto n = r.count("max_requests", 1, kMaxRequests)) options.max_requests = *n;
   options.keep_hash_ids = r.boolean("keep_hash_ids").value_or(true);
   serving::TraceFormat kind = serving::TraceFormat::mooncake;
   if (format == "azure") kind = serving::TraceFormat::azure;
@@ -133,7 +134,7 @@ std::vector<serving::RequestSpec> read_synthetic_workload(ObjectReader& r, std::
   }
   w.rate_per_s = r.number("rate_per_s", 1e-12, 1e12, true).value_or(1.0);
   w.burstiness = r.number("burstiness", 1e-6, 1e6).value_or(1.0);
-  if (const auto n = r.integer("count", 1)) w.count = static_cast<int>(*n);
+  if (const auto n = r.count("count", 1, kMaxRequests)) w.count = *n;
   w.duration = r.time("duration", true);
   w.start = r.time("start", false).value_or(Time::zero());
   resolved = {{"process", process}, {"rate_per_s", w.rate_per_s}, {"burstiness", w.burstiness},
@@ -148,6 +149,13 @@ std::vector<serving::RequestSpec> read_synthetic_workload(ObjectReader& r, std::
   }
   r.finish();
   if (!w.count && !w.duration) r.issues().add(r.path(), "give \"count\", \"duration\" or both");
+  const double expected = w.duration ? w.rate_per_s * w.duration->seconds() : 0.0;
+  if (!w.count && expected > static_cast<double>(kMaxRequests)) {
+    r.issues().add(r.child("duration"),
+                   fmt::format("rate_per_s x duration is about {:.3g} requests, more than the {} a "
+                               "workload may have; give a \"count\" or a shorter duration",
+                               expected, kMaxRequests));
+  }
   if (r.issues().size() != before) return {};
   return serving::generate_workload(w, seed);
 }

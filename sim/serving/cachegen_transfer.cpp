@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "sim/serving/kv_head_map.hpp"
 #include "sim/serving/kv_transfer.hpp"
 #include "sim/serving/serving_events.hpp"
 
@@ -42,9 +43,14 @@ CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network,
   }
 }
 
-int CacheGenTransfer::rank_heads(const RequestState& request) const {
-  const auto tp = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size();
-  return kv_heads_per_rank(params_.geometry.num_kv_heads, static_cast<int>(tp));
+int CacheGenTransfer::tp(const RequestState& request, bool decode) const {
+  const auto& hosts = decode ? params_.decode_hosts : params_.prefill_hosts;
+  const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
+  return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size());
+}
+
+int CacheGenTransfer::rank_heads(const RequestState& request, bool decode) const {
+  return kv_heads_per_rank(params_.geometry.num_kv_heads, tp(request, decode));
 }
 
 int CacheGenTransfer::chunk_tokens(const RequestState& request, int chunk) const {
@@ -52,9 +58,14 @@ int CacheGenTransfer::chunk_tokens(const RequestState& request, int chunk) const
   return std::min(c, request.metrics.context_tokens - chunk * c);
 }
 
-Bytes CacheGenTransfer::rank_bf16(const RequestState& request, int tokens) const {
-  return Bytes{4LL * rank_heads(request) * params_.geometry.head_dim * tokens *
-               params_.geometry.num_layers};
+Bytes CacheGenTransfer::bf16_bytes(int heads, int tokens) const {
+  return Bytes{4LL * heads * params_.geometry.head_dim * tokens * params_.geometry.num_layers};
+}
+
+Bytes CacheGenTransfer::flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const {
+  if (choice.text) return Bytes{4LL * tokens};
+  const double bf16 = bf16_bytes(flow.heads, tokens).as_double();
+  return Bytes{std::llround(bf16 * ratios_[static_cast<std::size_t>(choice.level)])};
 }
 
 void CacheGenTransfer::begin(RequestState& request) const {
@@ -75,7 +86,8 @@ void CacheGenTransfer::start(RequestState& request) {
                                                            static_cast<int>(ratios_.size()) - 1));
   const auto levels = static_cast<std::int64_t>(ratios_.size() - best);
   for (int k = 0; k < chunks; ++k) {
-    const Time duration = coder_time(rank_bf16(request, chunk_tokens(request, k)) * levels, c.encode_mb_per_s);
+    const Bytes bf16 = bf16_bytes(rank_heads(request, false), chunk_tokens(request, k));
+    const Time duration = coder_time(bf16 * levels, c.encode_mb_per_s);
     const Time start = max(sim_.now(), encode_streams_[p].busy_until());
     const Time end = encode_streams_[p].submit(sim_.now(), duration);
     sim_.schedule_at(end, [this, &request, start, end] {
@@ -92,36 +104,46 @@ void CacheGenTransfer::try_send(RequestState& request) {
   send_chunk(request, pipeline);
 }
 
+quant::ChunkChoice CacheGenTransfer::choose(RequestState& request, Pipeline& pipeline, int tokens,
+                                           const std::vector<HeadFlow>& flows) const {
+  const auto best = std::min<int>(params_.method->cachegen_level, static_cast<int>(ratios_.size()) - 1);
+  std::vector<std::uint64_t> level_bytes;
+  for (int l = best; l < static_cast<int>(ratios_.size()); ++l) {
+    std::uint64_t sum = 0;
+    const quant::ChunkChoice level{false, l};
+    for (const HeadFlow& f : flows) sum += static_cast<std::uint64_t>(flow_bytes(f, tokens, level).value);
+    level_bytes.push_back(sum);
+  }
+  const auto text = static_cast<std::uint64_t>(4 * tokens) * flows.size();
+  quant::ChunkChoice choice = pipeline.adapter.choose_next(level_bytes, text);
+  if (!choice.text) choice.level += best;
+  auto& m = request.metrics;
+  if (choice.text) ++m.cachegen_text_chunks;
+  else ++m.cachegen_chunks_per_level[static_cast<std::size_t>(choice.level)];
+  return choice;
+}
+
 void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
   const int chunk = pipeline.next_to_send++;
   pipeline.sending = true;
   const int tokens = chunk_tokens(request, chunk);
   const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const auto ranks = static_cast<std::int64_t>(src.size());
-  const Bytes bf16 = rank_bf16(request, tokens);
-  const auto best = static_cast<std::size_t>(std::min<int>(params_.method->cachegen_level,
-                                                           static_cast<int>(ratios_.size()) - 1));
-  std::vector<std::uint64_t> level_bytes;
-  for (std::size_t l = best; l < ratios_.size(); ++l) {
-    level_bytes.push_back(static_cast<std::uint64_t>(std::llround(bf16.as_double() * ratios_[l])) * ranks);
-  }
-  quant::ChunkChoice choice = pipeline.adapter.choose_next(level_bytes, static_cast<std::uint64_t>(4 * tokens * ranks));
-  if (!choice.text) choice.level += static_cast<int>(best);
-  const Bytes per_rank{static_cast<std::int64_t>(choice.bytes) / ranks};
+  const std::vector<HeadFlow> flows = kv_head_flows(params_.geometry.num_kv_heads, tp(request, false),
+                                                    tp(request, true));
+  const quant::ChunkChoice choice = choose(request, pipeline, tokens, flows);
   auto& m = request.metrics;
-  m.plane_bytes.front() += per_rank * ranks;
-  if (choice.text) ++m.cachegen_text_chunks;
-  else ++m.cachegen_chunks_per_level[static_cast<std::size_t>(choice.level)];
-  auto left = std::make_shared<std::int64_t>(ranks);
+  auto left = std::make_shared<std::int64_t>(static_cast<std::int64_t>(flows.size()));
   const Time sent_at = sim_.now();
-  for (std::size_t rank = 0; rank < src.size(); ++rank) {
+  for (const HeadFlow& f : flows) {
     net::FlowSpec spec;
-    spec.src = src[rank];
-    spec.dst = dst[rank % dst.size()];
-    spec.size = per_rank;
-    spec.label = fmt::format("r{} cachegen chunk{} {} rank{}", m.id, chunk,
-                             choice.text ? std::string("text") : fmt::format("level{}", choice.level), rank);
+    spec.src = src[static_cast<std::size_t>(f.src_rank)];
+    spec.dst = dst[static_cast<std::size_t>(f.dst_rank)];
+    spec.size = flow_bytes(f, tokens, choice);
+    m.plane_bytes.front() += spec.size;
+    spec.label = fmt::format("r{} cachegen chunk{} {} rank{}->{}", m.id, chunk,
+                             choice.text ? std::string("text") : fmt::format("level{}", choice.level),
+                             f.src_rank, f.dst_rank);
     spec.request_id = static_cast<std::int64_t>(m.id);
     network_.start_flow(std::move(spec), [this, &request, chunk, choice, sent_at, left](const auto&) {
       if (--*left == 0) chunk_arrived(request, chunk, choice, sent_at);
@@ -146,7 +168,8 @@ void CacheGenTransfer::decode_chunk(RequestState& request, int chunk, bool text)
     const SequenceChunk seq{tokens, chunk * params_.method->cachegen.chunk_tokens};
     duration = params_.decode_timing[d]->pass(std::span<const SequenceChunk>(&seq, 1), 0).time;
   } else {
-    duration = coder_time(rank_bf16(request, tokens), params_.method->cachegen.decode_mb_per_s);
+    duration = coder_time(bf16_bytes(rank_heads(request, true), tokens),
+                          params_.method->cachegen.decode_mb_per_s);
   }
   KernelStream& stream = decode_streams_[d];
   const Time start = max(sim_.now(), stream.busy_until());

@@ -8,12 +8,13 @@
 // layer-wise streaming; both streaming modes behave alike for cachegen and the prefill GPU runs no
 // per-layer encode kernel).
 //
-// Sizes. On a prefill rank holding H KV heads of dimension d, chunk k of n_k tokens at level l is
+// Sizes. A chunk goes out as one flow per (prefill rank, decode rank) pair sharing KV heads
+// (kv_head_map.hpp), in priority class 0. A flow carrying H KV heads of dimension d for chunk k of
+// n_k tokens at level l has
 //   bytes(k, l) = round(2 * 2 * H * d * n_k * L * r_l)
 // with r_l the measured ratio to BF16 of level l (MethodQuality::cachegen_level_ratios, measured by
 // encoding real tensors with the real codec). The text fallback sends the chunk's token ids,
-// 4 * n_k bytes per rank. Each chunk goes out as one flow per prefill rank (towards decode rank
-// r mod decode_tp), in priority class 0.
+// 4 * n_k bytes per flow.
 //
 // Adaptation (quant::CacheGenAdapter). The ladder is the levels from the method's cachegen_level
 // down to the coarsest. Chunks are sent one after another; before chunk k the sender picks the
@@ -36,9 +37,9 @@
 // offset_k cached} with no logits, so decode of chunk k overlaps the transfer of k+1.
 // decode_ready_at (= full_kv_at; cachegen is not speculative) is the end of the last chunk's decode.
 //
-// Assumptions: the coder streams run beside prefill passes and decode steps without slowing them
-// (CacheGen's coder is a light kernel); the recomputation shares the decode GPU's KV stream with
-// other requests' kernels but not its decode batch.
+// Assumptions: the encoder stream runs beside prefill passes without slowing them (CacheGen's coder
+// is a light kernel). The decoder and the recomputation run on the decode GPU's KV stream, which
+// the decode steps share: a step pauses while they run (decode_instance.hpp).
 
 #include <functional>
 #include <memory>
@@ -49,6 +50,7 @@
 #include "sim/net/network.hpp"
 #include "sim/quant/cachegen_adapt.hpp"
 #include "sim/serving/kernel_stream.hpp"
+#include "sim/serving/kv_head_map.hpp"
 #include "sim/serving/request_state.hpp"
 
 namespace lynxsim::serving {
@@ -82,9 +84,13 @@ private:
     bool sending = false;
   };
 
-  int rank_heads(const RequestState& request) const;
+  int tp(const RequestState& request, bool decode) const;
+  int rank_heads(const RequestState& request, bool decode) const;
   int chunk_tokens(const RequestState& request, int chunk) const;
-  Bytes rank_bf16(const RequestState& request, int tokens) const;
+  Bytes bf16_bytes(int heads, int tokens) const;
+  Bytes flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const;
+  quant::ChunkChoice choose(RequestState& request, Pipeline& pipeline, int tokens,
+                            const std::vector<HeadFlow>& flows) const;
   void try_send(RequestState& request);
   void send_chunk(RequestState& request, Pipeline& pipeline);
   void chunk_arrived(RequestState& request, int chunk, const quant::ChunkChoice& choice,

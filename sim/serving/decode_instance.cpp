@@ -9,9 +9,9 @@
 
 namespace lynxsim::serving {
 
-DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, DecodeParams params,
-                               Callback on_finish)
-    : sim_(sim), timing_(timing), params_(params), on_finish_(std::move(on_finish)) {
+DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, KernelStream& kernels,
+                               DecodeParams params, Callback on_finish)
+    : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)) {
   const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) * params.usable_fraction;
   const std::int64_t weights = timing.weight_bytes_per_rank().value;
   capacity_bytes_ = static_cast<std::int64_t>(usable);
@@ -112,24 +112,30 @@ void DecodeInstance::maybe_start_step() {
   if (batch_.empty()) return;
   stepping_ = true;
   const Time started = sim_.now();
-  sim_.schedule_in(step_time(), [this, started] { end_step(started); });
+  kernels_.forget_before(started);
+  const Time work = step_time();
+  sim_.schedule_in(work, [this, started, work] { step_work_done(started, work); });
 }
 
 Time DecodeInstance::step_time() {
   using Kind = RequestState::StepKind;
   lengths_.clear();
+  verifying_drafts_.clear();
   for (RequestState* r : batch_) {
     lengths_.push_back(r->kv_length());
     r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
+    verifying_drafts_.push_back(r->step_kind == Kind::verify ? r->drafts : 0);
   }
-  Time t = timing_.decode_step(lengths_).time;
-  for (const RequestState* r : batch_) {
-    if (r->step_kind != Kind::verify) continue;
-    const int context = r->kv_length() - r->drafts;
-    const int single[] = {r->kv_length()};
-    t += max(Time::zero(), timing_.verify(r->drafts, context).time - timing_.decode_step(single).time);
+  return timing_.verify_step(lengths_, verifying_drafts_).time;
+}
+
+void DecodeInstance::step_work_done(Time started, Time work) {
+  const Time end = started + work + kernels_.busy_within(started, sim_.now());
+  if (end > sim_.now()) {
+    sim_.schedule_at(end, [this, started, work] { step_work_done(started, work); });
+    return;
   }
-  return t;
+  end_step(started);
 }
 
 void DecodeInstance::end_step(Time started) {
@@ -156,6 +162,7 @@ void DecodeInstance::advance(RequestState& request) {
   ++request.drafts;
   ++m.drafted_tokens;
   if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
+  if (m.decode_first_token_at == Time::zero()) m.decode_first_token_at = sim_.now();
   if (!request.speculating) {
     request.verify_pending = true;
   } else if (request.drafts >= params_.max_draft_tokens) {
@@ -181,6 +188,8 @@ void DecodeInstance::commit(RequestState& request, int tokens) {
   m.committed_tokens = std::min(m.output_tokens, m.committed_tokens + tokens);
   if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
   if (m.first_commit_at == Time::zero()) m.first_commit_at = sim_.now();
+  if (m.decode_first_token_at == Time::zero()) m.decode_first_token_at = sim_.now();
+  if (m.decode_first_commit_at == Time::zero()) m.decode_first_commit_at = sim_.now();
   if (m.committed_tokens >= m.output_tokens) finish(request);
 }
 

@@ -4,6 +4,12 @@
 // Kernels on one stream run one after another in submission order: a kernel submitted at t with
 // duration d starts at max(t, busy_until) and ends d later. The stream is a bookkeeping object;
 // the caller schedules the completion event at the returned time.
+//
+// The stream remembers when its kernels ran, so that work sharing the GPU can be charged for them:
+// busy_within(a, b) is the kernel time inside [a, b). forget_before(t) drops kernels that ended by
+// t (no later question may start before t).
+
+#include <deque>
 
 #include "sim/core/time.hpp"
 
@@ -14,12 +20,36 @@ public:
   Time submit(Time ready_at, Time duration) {
     const Time start = max(ready_at, busy_until_);
     busy_until_ = start + duration;
+    if (duration > Time::zero()) {
+      if (!runs_.empty() && runs_.back().end == start) runs_.back().end = busy_until_;
+      else runs_.push_back({start, busy_until_});
+    }
     return busy_until_;
   }
   Time busy_until() const { return busy_until_; }
 
+  Time busy_within(Time from, Time to) const {
+    Time busy = Time::zero();
+    for (const Run& r : runs_) {
+      if (r.start >= to) break;
+      const Time a = max(r.start, from);
+      const Time b = min(r.end, to);
+      if (b > a) busy += b - a;
+    }
+    return busy;
+  }
+
+  void forget_before(Time t) {
+    while (!runs_.empty() && runs_.front().end <= t) runs_.pop_front();
+  }
+
 private:
+  struct Run {
+    Time start;
+    Time end;
+  };
   Time busy_until_ = Time::zero();
+  std::deque<Run> runs_;
 };
 
 }  // namespace lynxsim::serving

@@ -3,6 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "sim/serving/kv_head_map.hpp"
+
 namespace lynxsim::serving {
 namespace {
 
@@ -66,6 +68,18 @@ std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeome
       layer_plane_bytes(method, heads, g.head_dim, tokens, measured_size_ratio);
   for (auto& b : per_layer) b = b * (static_cast<std::int64_t>(g.num_layers) * tensor_parallel);
   return per_layer;
+}
+
+std::vector<Bytes> transfer_plane_bytes(const TransferMethod& method, const KvGeometry& g,
+                                        int src_tp, int dst_tp, int tokens,
+                                        double measured_size_ratio) {
+  std::vector<Bytes> total;
+  for (const HeadFlow& f : kv_head_flows(g.num_kv_heads, src_tp, dst_tp)) {
+    const auto planes = layer_plane_bytes(method, f.heads, g.head_dim, tokens, measured_size_ratio);
+    total.resize(planes.size());
+    for (std::size_t p = 0; p < planes.size(); ++p) total[p] += planes[p] * g.num_layers;
+  }
+  return total;
 }
 
 }  // namespace lynxsim::serving

@@ -39,4 +39,11 @@ std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeome
                                      int tensor_parallel, int tokens,
                                      double measured_size_ratio = 0.0);
 
+// Bytes of each plane sent, summed over every flow, when the KV of `tokens` tokens (all layers)
+// moves from a TP group of src_tp ranks to one of dst_tp ranks (kv_head_map.hpp): each flow
+// carries layer_plane_bytes of its heads per layer.
+std::vector<Bytes> transfer_plane_bytes(const TransferMethod& method, const KvGeometry& geometry,
+                                        int src_tp, int dst_tp, int tokens,
+                                        double measured_size_ratio = 0.0);
+
 }  // namespace lynxsim::serving

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "sim/serving/cachegen_transfer.hpp"
+#include "sim/serving/kv_head_map.hpp"
 #include "sim/serving/serving_events.hpp"
 
 namespace lynxsim::serving {
@@ -24,22 +25,29 @@ KvTransfer::KvTransfer(Simulator& sim, net::Network& network, KvTransferParams p
 
 KvTransfer::~KvTransfer() = default;
 
-int KvTransfer::prefill_heads(const RequestState& request) const {
-  const auto tp = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size();
-  return kv_heads_per_rank(params_.geometry.num_kv_heads, static_cast<int>(tp));
+int KvTransfer::tp(const RequestState& request, bool decode) const {
+  const auto& hosts = decode ? params_.decode_hosts : params_.prefill_hosts;
+  const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
+  return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size());
 }
 
-std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layers, int tokens) const {
-  std::vector<Bytes> bytes = layer_plane_bytes(*params_.method, prefill_heads(request),
-                                               params_.geometry.head_dim, tokens,
-                                               params_.measured_size_ratio);
+int KvTransfer::rank_heads(const RequestState& request, bool decode) const {
+  return kv_heads_per_rank(params_.geometry.num_kv_heads, tp(request, decode));
+}
+
+std::vector<Bytes> KvTransfer::heads_bytes(int heads, int layers, int tokens) const {
+  std::vector<Bytes> bytes = layer_plane_bytes(*params_.method, heads, params_.geometry.head_dim,
+                                               tokens, params_.measured_size_ratio);
   for (auto& b : bytes) b = b * layers;
   return bytes;
 }
 
-Bytes KvTransfer::rank_bf16(const RequestState& request, int layers, int tokens) const {
-  const std::int64_t heads = prefill_heads(request);
-  return Bytes{4 * heads * params_.geometry.head_dim * static_cast<std::int64_t>(tokens) * layers};
+std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layers, int tokens) const {
+  return heads_bytes(rank_heads(request, false), layers, tokens);
+}
+
+Bytes KvTransfer::bf16_bytes(int heads, int layers, int tokens) const {
+  return Bytes{4LL * heads * params_.geometry.head_dim * static_cast<std::int64_t>(tokens) * layers};
 }
 
 Bytes KvTransfer::block_bytes(int block_tokens) const {
@@ -53,8 +61,6 @@ Bytes KvTransfer::block_bytes(int block_tokens) const {
 }
 
 void KvTransfer::begin(RequestState& request) const {
-  const auto tp = static_cast<int>(
-      params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)].size());
   request.pieces.clear();
   request.all_sent = false;
   request.pieces_ready = 0;
@@ -63,9 +69,9 @@ void KvTransfer::begin(RequestState& request) const {
     cachegen_->begin(request);
     return;
   }
-  request.metrics.plane_bytes = total_plane_bytes(*params_.method, params_.geometry, tp,
-                                                  request.metrics.context_tokens,
-                                                  params_.measured_size_ratio);
+  request.metrics.plane_bytes = transfer_plane_bytes(
+      *params_.method, params_.geometry, tp(request, false), tp(request, true),
+      request.metrics.context_tokens, params_.measured_size_ratio);
 }
 
 Time KvTransfer::encode_time(const RequestState& request, int layers, int tokens) const {
@@ -73,7 +79,8 @@ Time KvTransfer::encode_time(const RequestState& request, int layers, int tokens
   Bytes encoded;
   for (const Bytes b : rank_bytes(request, layers, tokens)) encoded += b;
   const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
-  return params_.prefill_timing[p]->kernel_time(rank_bf16(request, layers, tokens), encoded, layers);
+  return params_.prefill_timing[p]->kernel_time(bf16_bytes(rank_heads(request, false), layers, tokens),
+                                                encoded, layers);
 }
 
 void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) {
@@ -84,21 +91,25 @@ void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) 
   }
   const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const std::vector<Bytes> bytes = rank_bytes(request, layers, tokens);
-  const int ranks = static_cast<int>(src.size());
+  const std::vector<HeadFlow> flows = kv_head_flows(params_.geometry.num_kv_heads, tp(request, false),
+                                                    tp(request, true));
+  const auto count = static_cast<int>(flows.size());
   const std::size_t index = request.pieces.size();
-  request.pieces.push_back({layers, tokens, params_.method->decode_after_planes * ranks,
-                            params_.method->num_planes() * ranks});
+  request.pieces.push_back({layers, tokens, params_.method->decode_after_planes * count,
+                            params_.method->num_planes() * count});
   if (last) request.all_sent = true;
-  for (std::size_t plane = 0; plane < bytes.size(); ++plane) {
-    for (std::size_t rank = 0; rank < src.size(); ++rank) {
+  for (const HeadFlow& f : flows) {
+    const std::vector<Bytes> bytes = heads_bytes(f.heads, layers, tokens);
+    for (std::size_t plane = 0; plane < bytes.size(); ++plane) {
       net::FlowSpec spec;
-      spec.src = src[rank];
-      spec.dst = dst[rank % dst.size()];
+      spec.src = src[static_cast<std::size_t>(f.src_rank)];
+      spec.dst = dst[static_cast<std::size_t>(f.dst_rank)];
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
-      spec.label = fmt::format("r{} piece{} plane{} rank{}", request.metrics.id, index, plane, rank);
+      spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
+                               f.src_rank, f.dst_rank);
       spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.request_id;
       network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
                                                const auto&) { on_flow_done(request, index, p); });
     }
@@ -120,6 +131,7 @@ void KvTransfer::fetch_prefix(RequestState& request, net::HostId store, int toke
       spec.priority_class = static_cast<int>(plane);
       spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
       spec.request_id = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.request_id;
       network_.start_flow(std::move(spec), [left, finish](const auto&) {
         if (--*left == 0) (*finish)();
       });
@@ -143,10 +155,11 @@ void KvTransfer::run_decode_kernel(RequestState& request, std::size_t piece, int
   const auto d = static_cast<std::size_t>(request.metrics.decode_instance);
   Time duration = Time::zero();
   if (params_.method->family != MethodFamily::bf16) {
-    const std::vector<Bytes> bytes = rank_bytes(request, p.layers, p.tokens);
+    const int heads = rank_heads(request, true);
+    const std::vector<Bytes> bytes = heads_bytes(heads, p.layers, p.tokens);
     Bytes encoded;
     for (int i = 0; i < planes; ++i) encoded += bytes[static_cast<std::size_t>(i)];
-    duration = params_.decode_timing[d]->kernel_time(encoded, rank_bf16(request, p.layers, p.tokens),
+    duration = params_.decode_timing[d]->kernel_time(encoded, bf16_bytes(heads, p.layers, p.tokens),
                                                      p.layers);
   }
   KernelStream& stream = decode_streams_[d];

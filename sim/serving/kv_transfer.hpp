@@ -7,7 +7,11 @@
 // prefill streaming one piece holding every layer of the whole context). Once a piece's encode
 // kernel has finished on the prefill GPU, every plane of the method leaves every prefill rank as
 // its own flow (plane p in priority class p, for every request alike, so a later request's anchor
-// overtakes an earlier request's residual), towards decode rank r mod decode_tp. On the decode GPU:
+// overtakes an earlier request's residual) for every (prefill rank, decode rank) pair that shares
+// KV heads (kv_head_map.hpp: each decode rank gets the heads it serves, gathered from several
+// prefill ranks when the TPs differ; replicated heads go to every decode rank holding them). The
+// flow carries exactly the kv_bytes.hpp bytes of its heads for the piece's tokens and layers. On
+// the decode GPU, once every flow of the needed planes of a piece is in (all decode ranks):
 //   - when the planes decode needs (the first decode_after_planes) of a piece are all in, a
 //     decode kernel (unpack + dequantize) runs on that decode instance's KV stream; when the last
 //     piece's kernel ends, the request is decode-ready (decode_ready_at);
@@ -15,8 +19,10 @@
 //     planes + merge + dequantize) runs; when the last piece's merge ends, the full KV is there
 //     (full_kv_at). For a non-speculative method full_kv_at = decode_ready_at.
 // Kernel times come from the GPU's TimingModel (memory-bound: launches plus bytes over HBM, one
-// launch per layer); bf16 runs no kernels. Bytes per flow come from kv_bytes.hpp, exactly, for the
-// piece's tokens and layers, with the prefill instance's KV heads per rank.
+// launch per layer) for the heads one rank of that GPU holds (the encode kernel: the prefill rank's
+// heads; decode and merge: the decode rank's, the ranks running in parallel); bf16 runs no
+// kernels. The decode-side kernels take the decode GPU's time from its decode steps
+// (decode_instance.hpp).
 //
 // cachegen sends differently (cachegen_transfer.hpp): nothing leaves during prefill; when the last
 // piece is handed over, the whole context goes out in chunks with a per-chunk quality level, and
@@ -74,11 +80,15 @@ public:
                     std::function<void()> done);
   // Bytes of one prefix block (every layer, every plane, every rank of prefill instance 0).
   Bytes block_bytes(int block_tokens) const;
+  // The KV kernel stream of decode instance `instance`'s GPU (shared with its decode steps).
+  KernelStream& decode_stream(std::size_t instance) { return decode_streams_.at(instance); }
 
 private:
-  int prefill_heads(const RequestState& request) const;
+  int tp(const RequestState& request, bool decode) const;
+  int rank_heads(const RequestState& request, bool decode) const;
+  std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   std::vector<Bytes> rank_bytes(const RequestState& request, int layers, int tokens) const;
-  Bytes rank_bf16(const RequestState& request, int layers, int tokens) const;
+  Bytes bf16_bytes(int heads, int layers, int tokens) const;
   void on_flow_done(RequestState& request, std::size_t piece, int plane);
   void run_decode_kernel(RequestState& request, std::size_t piece, int planes, bool full);
   void piece_decoded(RequestState& request, bool ready, bool full);

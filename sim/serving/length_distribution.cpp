@@ -4,9 +4,11 @@
 #include <charconv>
 #include <cmath>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
+
+#include "sim/core/input_file.hpp"
 
 namespace lynxsim::serving {
 
@@ -38,8 +40,7 @@ int LengthDistribution::sample(RngStream& rng) const {
 }
 
 std::vector<int> read_length_file(const std::filesystem::path& file) {
-  std::ifstream in(file);
-  if (!in) throw std::runtime_error(fmt::format("{}: cannot open the length file", file.string()));
+  std::istringstream in(read_input_file(file, kMaxTraceFileBytes));
   std::vector<int> values;
   std::string line;
   for (int number = 1; std::getline(in, line); ++number) {

@@ -2,8 +2,17 @@
 // What a serving run measures for each request (DESIGN.md section 2), and the result of one method.
 //
 // Timestamps (_at) are on the simulator clock; durations derive from them:
-//   TTFT             = first_token_at  - arrived_at   (speculative for Lynx)
-//   TTFT_commit      = first_commit_at - arrived_at   (equals TTFT for non-speculative methods)
+//   TTFT_spec        = first_token_at  - arrived_at   (first token made, a draft for Lynx: the
+//                                                      paper's TTFT)
+//   TTFT_commit      = first_commit_at - arrived_at   (first token verified against the full KV;
+//                                                      equals TTFT_spec for plain methods)
+//   TTFT             = what the client sees: TTFT_spec when drafts stream to it
+//                      (speculation.stream "speculative"), else TTFT_commit
+//   TTDT_spec/commit = decode_first_token_at / decode_first_commit_at - arrived_at: the first
+//                      token made by decode; the second token when the prefill instance emits the
+//                      first (first_token_from "prefill"), else the same as TTFT
+//   retracted tokens = drafts the client saw and then saw withdrawn: the wasted drafts when drafts
+//                      stream, else 0
 //   E2E              = last_token_at   - arrived_at
 //   TPOT             = (last_token_at - first_commit_at) / (output_tokens - 1)   (0 for one token)
 //   exposed transfer = decode_ready_at - prefill_done_at
@@ -39,6 +48,9 @@ struct RequestMetrics {
   Time decode_joined_at;
   Time first_token_at;
   Time first_commit_at;
+  Time decode_first_token_at;
+  Time decode_first_commit_at;
+  bool streams_drafts = false;
   Time last_token_at;
   std::vector<Bytes> plane_bytes;
   int verifications = 0;
@@ -57,8 +69,13 @@ struct RequestMetrics {
   std::vector<int> cachegen_chunks_per_level;
   int cachegen_text_chunks = 0;
 
-  Time ttft() const { return first_token_at - arrived_at; }
+  Time ttft_speculative() const { return first_token_at - arrived_at; }
   Time ttft_commit() const { return first_commit_at - arrived_at; }
+  Time ttft() const { return streams_drafts ? ttft_speculative() : ttft_commit(); }
+  Time ttdt_speculative() const { return decode_first_token_at - arrived_at; }
+  Time ttdt_commit() const { return decode_first_commit_at - arrived_at; }
+  Time ttdt() const { return streams_drafts ? ttdt_speculative() : ttdt_commit(); }
+  int retracted_tokens() const { return streams_drafts ? wasted_draft_tokens : 0; }
   Time e2e() const { return last_token_at - arrived_at; }
   Time tpot() const;
   Time exposed_transfer_time() const { return decode_ready_at - prefill_done_at; }
@@ -92,6 +109,8 @@ struct ClusterStats {
 struct MethodResult {
   TransferMethod method;
   MethodQuality quality;
+  SpeculationStream stream = SpeculationStream::committed;
+  FirstTokenSource first_token_from = FirstTokenSource::decode;
   std::vector<RequestMetrics> requests;
   std::uint64_t events_executed = 0;
   Time simulated_time;

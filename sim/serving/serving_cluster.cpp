@@ -23,6 +23,8 @@ void commit_prefill_token(RequestState& r) {
   m.committed_tokens = 1;
   if (m.output_tokens <= 1) {
     m.last_token_at = m.prefill_done_at;
+    m.decode_first_token_at = m.prefill_done_at;
+    m.decode_first_commit_at = m.prefill_done_at;
     r.finished = true;
   }
 }
@@ -78,15 +80,18 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
     decode_timing_.push_back(std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel));
     tp.decode_timing.push_back(decode_timing_.back().get());
     tp.decode_hosts.push_back(rank_hosts(*network_, net::InstanceRole::decode, i, s.tensor_parallel));
-    const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
-                          config_.speculation.max_draft_tokens, acceptance, method.speculative(),
-                          config_.decode_memory.usable_fraction};
-    decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_.back(), dp, nullptr));
   }
   transfer_ = std::make_unique<KvTransfer>(
       sim_, *network_, std::move(tp),
       [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_decode_ready(r); },
       [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_full_kv(r); });
+  for (std::size_t i = 0; i < decode_specs.size(); ++i) {
+    const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
+                          config_.speculation.max_draft_tokens, acceptance, method.speculative(),
+                          config_.decode_memory.usable_fraction};
+    decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_[i],
+                                                       transfer_->decode_stream(i), dp, nullptr));
+  }
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
                            config_.layers_per_flow};

@@ -33,6 +33,9 @@ namespace lynxsim::serving {
 
 enum class StreamingMode { layerwise, after_prefill };
 enum class FirstTokenSource { decode, prefill };
+// What the client of a speculative method is sent: only verified tokens, or drafts as they are made
+// (a rolled-back draft is then a visible retraction).
+enum class SpeculationStream { committed, speculative };
 enum class RouterPolicy { round_robin, least_loaded, memory_aware };
 enum class PrefillOrder { fcfs, shortest_prompt_first };
 
@@ -68,6 +71,7 @@ struct MethodQuality {
 struct SpeculationSpec {
   int max_draft_tokens = 64;
   std::optional<double> acceptance;
+  SpeculationStream stream = SpeculationStream::committed;
 };
 
 // Prefill batching: a pass takes queued prompts in order while their tokens fit max_batch_tokens

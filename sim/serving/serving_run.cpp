@@ -8,7 +8,9 @@
 namespace lynxsim::serving {
 namespace {
 
-std::deque<RequestState> make_requests(const ServingConfig& config) {
+std::deque<RequestState> make_requests(const ServingConfig& config, const TransferMethod& method) {
+  const bool streams_drafts =
+      method.speculative() && config.speculation.stream == SpeculationStream::speculative;
   std::deque<RequestState> states;
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestSpec& spec = config.requests[i];
@@ -20,6 +22,7 @@ std::deque<RequestState> make_requests(const ServingConfig& config) {
     s.metrics.context_tokens = spec.context_tokens;
     s.metrics.output_tokens = spec.output_tokens;
     s.metrics.arrived_at = spec.arrival_at;
+    s.metrics.streams_drafts = streams_drafts;
     if (!spec.hash_ids.empty()) s.hash_ids = &spec.hash_ids;
   }
   return states;
@@ -62,11 +65,12 @@ MethodResult run_serving(const ServingConfig& config, const TransferMethod& meth
     used.acceptance_source = "scenario";
   }
   ServingCluster cluster(sim, config, method, used.acceptance, used);
-  std::deque<RequestState> requests = make_requests(config);
+  std::deque<RequestState> requests = make_requests(config, method);
   cluster.schedule(requests);
   sim.run();
 
-  MethodResult result{method, used, {}, sim.events_executed(), sim.now(), cluster.stats(sim.now())};
+  MethodResult result{method,           used, config.speculation.stream, config.first_token_from, {},
+                      sim.events_executed(), sim.now(), cluster.stats(sim.now())};
   result.requests.reserve(requests.size());
   for (RequestState& r : requests) {
     if (!r.finished) throw std::logic_error("a request did not finish: the serving model stalled");

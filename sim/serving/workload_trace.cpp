@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <charconv>
 #include <fmt/format.h>
-#include <fstream>
+#include <sstream>
 #include <nlohmann/json.hpp>
+
+#include "sim/core/input_file.hpp"
 
 namespace lynxsim::serving {
 namespace {
@@ -132,8 +134,12 @@ Record csv_record(std::string_view text, const CsvColumns& c, TraceFormat format
 
 std::vector<Record> read_records(const std::filesystem::path& file, TraceFormat format,
                                  const TraceOptions& options) {
-  std::ifstream in(file);
-  if (!in) throw TraceError(fmt::format("{}: cannot open the trace", file.string()));
+  std::istringstream in;
+  try {
+    in.str(read_input_file(file, kMaxTraceFileBytes));
+  } catch (const InputFileError& e) {
+    throw TraceError(e.what());
+  }
   std::vector<Record> records;
   std::string line;
   CsvColumns columns;

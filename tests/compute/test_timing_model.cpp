@@ -45,10 +45,10 @@ TEST_CASE("a sequence without new tokens adds no attention work to a pass") {
   CHECK(tm.pass(with_idle, 1).time == tm.pass(alone, 1).time);
 }
 
-TEST_CASE("verification FLOPs are k query tokens through all layers and the LM head") {
+TEST_CASE("verification FLOPs are k + 1 query tokens through all layers and the LM head") {
   const TimingModel tm(tiny_model(), round_device(), 1);
-  const double per_layer = 2.0 * 8 * 36864 + 4.0 * 8 * (1000 + 4) * 4 * 16;
-  const double head = 2.0 * 8 * 100 * 64;
+  const double per_layer = 2.0 * 9 * 36864 + 4.0 * 9 * (1000 + 4.5) * 4 * 16;
+  const double head = 2.0 * 9 * 100 * 64;
   CHECK(tm.verify(8, 1000).flops == doctest::Approx(2 * per_layer + head));
 }
 

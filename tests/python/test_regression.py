@@ -31,26 +31,28 @@ class RegressionTest(TempDirTest):
         expected = json.loads(self.expected.read_text())
         slow = expected["slow-link"]
         ttft = {bits: 8192e-5 + 8192 * 1000 * bits / 10e9 for bits in (16, 8, 4)}
-        self.assertAlmostEqual(slow["lynx_speedup_vs_int8"]["value"], ttft[8] / ttft[4], 5)
-        self.assertAlmostEqual(slow["lynx_speedup_vs_bf16"]["value"], ttft[16] / ttft[4], 5)
-        self.assertAlmostEqual(slow["lynx_ttft_over_int4"]["value"], 1.0, 6)
+        self.assertAlmostEqual(slow["lynx_spec_speedup_vs_int8"]["value"], ttft[8] / ttft[4], 5)
+        self.assertAlmostEqual(slow["lynx_spec_speedup_vs_bf16"]["value"], ttft[16] / ttft[4], 5)
+        self.assertAlmostEqual(slow["lynx_spec_ttft_over_int4"]["value"], 1.0, 6)
+        self.assertAlmostEqual(slow["lynx_commit_speedup_vs_int8"]["value"], ttft[8] / (ttft[8] + 1e-3), 5)
+        self.assertAlmostEqual(slow["lynx_commit_ttft_over_int4"]["value"], (ttft[8] + 1e-3) / ttft[4], 5)
         self.assertEqual(slow["lynx_minus_int4_snr_db"]["value"], 24.0)
         self.assertEqual(slow["lynx_minus_bf16_snr_db"]["tolerance"], 0.96)
         done = self.check()
         self.assertEqual(done.returncode, 0, done.stdout + done.stderr)
-        self.assertIn("12/12 ratios within tolerance", done.stdout)
+        self.assertIn("18/18 ratios within tolerance", done.stdout)
 
     def test_a_perturbed_expectation_fails_with_a_table_naming_it(self):
         self.check("--update")
         expected = json.loads(self.expected.read_text())
-        expected["fast-link"]["lynx_speedup_vs_int8"]["value"] += 0.05
+        expected["fast-link"]["lynx_commit_speedup_vs_int8"]["value"] += 0.05
         self.expected.write_text(json.dumps(expected))
         done = self.check()
         self.assertEqual(done.returncode, 1)
         moved = [line for line in done.stdout.splitlines() if "MOVED" in line]
         self.assertEqual(len(moved), 1)
         self.assertIn("fast-link", moved[0])
-        self.assertIn("lynx_speedup_vs_int8", moved[0])
+        self.assertIn("lynx_commit_speedup_vs_int8", moved[0])
         self.assertIn("-0.05", moved[0])
 
     def test_a_change_in_the_simulator_is_caught(self):
@@ -62,10 +64,10 @@ class RegressionTest(TempDirTest):
     def test_update_keeps_committed_tolerances(self):
         self.check("--update")
         expected = json.loads(self.expected.read_text())
-        expected["slow-link"]["lynx_ttft_over_int4"]["tolerance"] = 0.5
+        expected["slow-link"]["lynx_spec_ttft_over_int4"]["tolerance"] = 0.5
         self.expected.write_text(json.dumps(expected))
         self.check("--update", env={"FAKE_LYNXSIM_SHIFT": "0.01"})
-        updated = json.loads(self.expected.read_text())["slow-link"]["lynx_ttft_over_int4"]
+        updated = json.loads(self.expected.read_text())["slow-link"]["lynx_spec_ttft_over_int4"]
         self.assertEqual(updated["tolerance"], 0.5)
         self.assertGreater(updated["value"], 1.0)
 

@@ -8,7 +8,8 @@ from lynxsim_tools import plot_data, results
 METHOD = {"family": "lynx", "speculative": True, "planes_bits": [4, 4], "requests": 2,
           "ttft_s": {"mean": 0.5, "p50": 0.4, "p90": 0.9, "p99": 1.0},
           "bytes_per_plane": [10, 20], "bytes_total": 30, "acceptance": None,
-          "accuracy": {"snr_k_db": 30.5}, "speedup_vs": {"int8": 1.4, "bf16": 2.1}}
+          "accuracy": {"snr_k_db": 30.5}, "speedup_vs": {"int8": 1.4, "bf16": 2.1},
+          "speedup": {"ttft_speculative_s": {"int8": 1.4}, "ttft_commit_s": {"int8": 0.98}}}
 
 
 class ResultsTest(unittest.TestCase):
@@ -20,6 +21,8 @@ class ResultsTest(unittest.TestCase):
         self.assertEqual((flat["bytes_per_plane_0"], flat["bytes_per_plane_1"]), (10, 20))
         self.assertEqual(flat["accuracy_snr_k_db"], 30.5)
         self.assertEqual(flat["speedup_vs_int8"], 1.4)
+        self.assertEqual(flat["speedup_ttft_speculative_s_int8"], 1.4)
+        self.assertEqual(flat["speedup_ttft_commit_s_int8"], 0.98)
         self.assertEqual(flat["acceptance"], "")
         self.assertTrue(all(not isinstance(v, (dict, list)) for v in flat.values()))
 

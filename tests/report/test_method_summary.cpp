@@ -28,26 +28,48 @@ TEST_CASE("method summaries aggregate latencies, bytes and speculation counters"
   CHECK(lynx.acceptance == doctest::Approx(0.9));
 }
 
-TEST_CASE("speedups compare mean TTFT against the baselines present in the run") {
+TEST_CASE("speedups compare both TTFT readings against the baselines present in the run") {
   const auto results = testing::sample_results();
   const auto summaries = summarize_methods(results);
-  CHECK(summaries[2].speedup_vs.at("int8") == doctest::Approx(1.5));
-  CHECK(summaries[2].speedup_vs.at("bf16") == doctest::Approx(2.5));
+  const auto& lynx = summaries[2];
+  CHECK(lynx.speedup.at("ttft_speculative_s").at("int8") == doctest::Approx(1.5));
+  CHECK(lynx.speedup.at("ttft_speculative_s").at("bf16") == doctest::Approx(2.5));
+  CHECK(lynx.speedup.at("ttft_commit_s").at("int8") == doctest::Approx(300.0 / 350.0));
+  CHECK(lynx.speedup.at("ttft_commit_s").at("bf16") == doctest::Approx(500.0 / 350.0));
+  CHECK(lynx.speedup_vs == lynx.speedup.at("ttft_commit_s"));
   CHECK(summaries[1].speedup_vs.at("bf16") == doctest::Approx(5.0 / 3.0));
   CHECK(summaries[1].speedup_vs.at("int8") == doctest::Approx(1.0));
 
   const std::vector<serving::MethodResult> without_int8{results[0], results[2]};
   const auto partial = summarize_methods(without_int8);
   CHECK(partial[1].speedup_vs.count("int8") == 0);
-  CHECK(partial[1].speedup_vs.at("bf16") == doctest::Approx(2.5));
+  CHECK(partial[1].speedup.at("ttft_speculative_s").at("bf16") == doctest::Approx(2.5));
+}
+
+TEST_CASE("the client's TTFT follows the stream: committed by default, drafts when they stream") {
+  const auto committed = summarize_methods(testing::sample_results())[2];
+  CHECK(committed.stream == "committed");
+  CHECK(committed.ttft_s.mean == doctest::Approx(0.35));
+  CHECK(committed.retracted_tokens == 0);
+  const auto streamed = summarize_methods(testing::streaming_drafts())[2];
+  CHECK(streamed.stream == "speculative");
+  CHECK(streamed.ttft_s.mean == doctest::Approx(0.2));
+  CHECK(streamed.speedup_vs.at("int8") == doctest::Approx(1.5));
+  CHECK(streamed.retracted_tokens == 1);
+  CHECK(streamed.requests_with_retractions == 1);
 }
 
 TEST_CASE("the terminal table shows units, speedups and accuracy columns") {
   const auto summaries = summarize_methods(testing::sample_results());
   const std::string table = format_result_table(summaries);
   CHECK(table.find("method") == 0);
-  CHECK(table.find("vs int8") != std::string::npos);
+  CHECK(table.find("spec vs int8") != std::string::npos);
+  CHECK(table.find("commit vs int8") != std::string::npos);
   CHECK(table.find("1.50x") != std::string::npos);
+  CHECK(table.find("0.86x") != std::string::npos);
+  CHECK(table.find("1.43x") != std::string::npos);
+  CHECK(table.find("its TTFT is TTFT_commit") != std::string::npos);
+  CHECK(table.find("retracted") == std::string::npos);
   CHECK(table.find("2.50x") != std::string::npos);
   CHECK(table.find("1.67x") != std::string::npos);
   CHECK(table.find("200.00ms") != std::string::npos);
@@ -65,8 +87,33 @@ TEST_CASE("the terminal table aligns every line to the same width") {
     widths.push_back(nl - start);
     start = nl + 1;
   }
-  REQUIRE(widths.size() == 5);
-  for (const auto w : widths) CHECK(w == widths.front());
+  REQUIRE(widths.size() == 5 + 3);
+  for (std::size_t i = 0; i < 5; ++i) CHECK(widths[i] == widths.front());
+}
+
+TEST_CASE("streamed drafts show the retracted tokens and say that the client sees drafts") {
+  const std::string table = format_result_table(summarize_methods(testing::streaming_drafts()));
+  CHECK(table.find("retracted") != std::string::npos);
+  CHECK(table.find("its TTFT is TTFT_spec") != std::string::npos);
+}
+
+TEST_CASE("when prefill emits the first token the table compares the first decode token") {
+  auto results = testing::sample_results();
+  for (auto& r : results) {
+    r.first_token_from = serving::FirstTokenSource::prefill;
+    for (auto& m : r.requests) {
+      m.first_token_at = m.prefill_done_at;
+      m.first_commit_at = m.prefill_done_at;
+    }
+  }
+  const auto summaries = summarize_methods(results);
+  CHECK(summaries[2].speedup.at("ttft_commit_s").at("int8") == doctest::Approx(1.0));
+  CHECK(summaries[2].speedup.at("ttdt_speculative_s").at("int8") == doctest::Approx(1.5));
+  const std::string table = format_result_table(summaries);
+  CHECK(table.find("TTDT_commit") != std::string::npos);
+  CHECK(table.find("2nd spec vs int8") != std::string::npos);
+  CHECK(table.find("every method has the same TTFT") != std::string::npos);
+  CHECK(table.find("1.50x") != std::string::npos);
 }
 
 TEST_CASE("a baseline missing from the run shows a dash") {
@@ -75,6 +122,7 @@ TEST_CASE("a baseline missing from the run shows a dash") {
   const std::string table = format_result_table(summarize_methods(only_lynx));
   CHECK(table.find("1.50x") == std::string::npos);
   CHECK(table.find("2.50x") == std::string::npos);
+  CHECK(table.find("0.86x") == std::string::npos);
   CHECK(table.find(" -") != std::string::npos);
 }
 

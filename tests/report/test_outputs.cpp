@@ -17,8 +17,14 @@ TEST_CASE("summary.json parses back with the expected fields") {
   CHECK(parsed.at("scenario") == "demo");
   CHECK(parsed.at("method_order") == nlohmann::json::array({"bf16", "int8", "lynx"}));
   const auto& lynx = parsed.at("methods").at("lynx");
-  CHECK(lynx.at("ttft_s").at("mean").get<double>() == doctest::Approx(0.2));
+  CHECK(lynx.at("stream") == "committed");
+  CHECK(lynx.at("first_token_from") == "decode");
+  CHECK(lynx.at("ttft_s").at("mean").get<double>() == doctest::Approx(0.35));
+  CHECK(lynx.at("ttft_speculative_s").at("mean").get<double>() == doctest::Approx(0.2));
   CHECK(lynx.at("ttft_commit_s").at("p99").get<double>() == doctest::Approx(0.35));
+  CHECK(lynx.at("ttdt_speculative_s").at("mean").get<double>() == doctest::Approx(0.2));
+  CHECK(lynx.at("ttdt_commit_s").at("mean").get<double>() == doctest::Approx(0.35));
+  CHECK(lynx.at("retracted_tokens") == 0);
   for (const char* key : {"tpot_s", "e2e_s", "exposed_transfer_s", "prefill_queue_s"}) {
     CHECK(lynx.at(key).contains("p90"));
   }
@@ -28,8 +34,11 @@ TEST_CASE("summary.json parses back with the expected fields") {
   CHECK(lynx.at("wasted_draft_tokens") == 1);
   CHECK(lynx.at("acceptance").get<double>() == doctest::Approx(0.9));
   CHECK(lynx.at("accuracy").at("k_snr_db").get<double>() == doctest::Approx(21.5));
-  CHECK(lynx.at("speedup_vs").at("int8").get<double>() == doctest::Approx(1.5));
-  CHECK(lynx.at("speedup_vs").at("bf16").get<double>() == doctest::Approx(2.5));
+  CHECK(lynx.at("speedup").at("ttft_speculative_s").at("int8").get<double>() == doctest::Approx(1.5));
+  CHECK(lynx.at("speedup").at("ttft_commit_s").at("bf16").get<double>() ==
+        doctest::Approx(500.0 / 350.0));
+  CHECK(lynx.at("speedup_vs").at("int8").get<double>() == doctest::Approx(300.0 / 350.0));
+  CHECK(lynx.at("speedup_vs").at("bf16").get<double>() == doctest::Approx(500.0 / 350.0));
 }
 
 TEST_CASE("summary.json is byte-identical for identical input") {
@@ -56,6 +65,16 @@ TEST_CASE("requests.csv has one row per request and method") {
   CHECK(lines[1].back() == ',');
   CHECK(lines[6].rfind("lynx,1,", 0) == 0);
   CHECK(lines[6].find(",8000,4000,4000") != std::string::npos);
+  CHECK(lines[0].find(",wasted_draft_tokens,retracted_tokens,") != std::string::npos);
+  CHECK(lines[0].find(",ttft_speculative_s,ttdt_speculative_s,ttdt_commit_s,") != std::string::npos);
+}
+
+TEST_CASE("requests.csv counts the retracted drafts of a request whose drafts streamed") {
+  const std::string committed = requests_csv(testing::sample_results());
+  const std::string streamed = requests_csv(testing::streaming_drafts());
+  CHECK(committed.find("lynx,0,") != std::string::npos);
+  CHECK(committed.find(",1,0,11,") != std::string::npos);
+  CHECK(streamed.find(",1,1,11,") != std::string::npos);
 }
 
 TEST_CASE("requests.csv counts cachegen chunks per quality level, empty for other methods") {

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "report_test_files.hpp"
 #include "sample_results.hpp"
 #include "sim/report/atomic_write.hpp"
 #include "sim/report/results_folder.hpp"
@@ -13,36 +14,17 @@
 using namespace lynxsim;
 using namespace lynxsim::report;
 namespace fs = std::filesystem;
+using testing::fresh_dir;
+using testing::sample_outputs;
+using testing::slurp;
 
 namespace {
-
-fs::path fresh_dir(const std::string& name) {
-  const fs::path dir = fs::path(LYNXSIM_BINARY_DIR) / "test_report" / name;
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 std::vector<std::string> entries(const fs::path& dir) {
   std::vector<std::string> names;
   for (const auto& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
-}
-
-RunOutputs sample_outputs(const std::vector<serving::MethodResult>& results) {
-  RunOutputs out;
-  out.scenario_name = "demo";
-  out.resolved_scenario = {{"name", "demo"}, {"schema_version", 1}};
-  out.results = results;
-  return out;
 }
 
 }  // namespace
@@ -60,8 +42,8 @@ TEST_CASE("a results folder holds the resolved scenario, summary and requests") 
   const auto results = testing::sample_results();
   write_results_folder(dir / "run", sample_outputs(results));
   CHECK(entries(dir) == std::vector<std::string>{"run"});
-  CHECK(entries(dir / "run") ==
-        std::vector<std::string>{"requests.csv", "scenario.resolved.json", "summary.json"});
+  CHECK(entries(dir / "run") == std::vector<std::string>{"lynxsim-results.json", "requests.csv",
+                                                        "scenario.resolved.json", "summary.json"});
   const auto summary = nlohmann::json::parse(slurp(dir / "run" / "summary.json"));
   CHECK(summary.at("scenario") == "demo");
 }
@@ -78,8 +60,9 @@ TEST_CASE("writing a results folder twice gives the same bytes and replaces the 
   outputs.trace = &trace;
   write_results_folder(dir / "run", outputs);
   CHECK(slurp(dir / "run" / "summary.json") == first);
-  CHECK(entries(dir / "run") == std::vector<std::string>{"requests.csv", "scenario.resolved.json",
-                                                        "summary.json", "trace.json"});
+  CHECK(entries(dir / "run") ==
+        std::vector<std::string>{"lynxsim-results.json", "requests.csv", "scenario.resolved.json",
+                                 "summary.json", "trace.json"});
   CHECK(entries(dir) == std::vector<std::string>{"run"});
 }
 

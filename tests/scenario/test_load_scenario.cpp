@@ -199,3 +199,20 @@ TEST_CASE("a trace workload replays a Mooncake trace relative to the scenario fo
     CHECK(e.issues().at(0).json_path == "/workload/trace/file");
   }
 }
+
+TEST_CASE("speculation.stream chooses what the client sees, committed by default") {
+  const Scenario plain = quickstart();
+  CHECK(plain.serving.speculation.stream == serving::SpeculationStream::committed);
+  CHECK(plain.resolved.at("speculation").at("stream") == "committed");
+  const Scenario drafts = quickstart({"speculation.stream=speculative"});
+  CHECK(drafts.serving.speculation.stream == serving::SpeculationStream::speculative);
+  CHECK(drafts.resolved.at("speculation").at("stream") == "speculative");
+  try {
+    quickstart({"speculation.stream=drafts"});
+    FAIL("expected a ScenarioError");
+  } catch (const ScenarioError& e) {
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].json_path == "/speculation/stream");
+    CHECK(e.issues()[0].message.find("\"committed\", \"speculative\"") != std::string::npos);
+  }
+}

@@ -43,7 +43,8 @@ TEST_CASE("lynx 4+4 is decode-ready when an int4 transfer would be, and complete
     const double tol = 2e-3;
     CHECK(seconds(lynx.decode_ready_at) == doctest::Approx(seconds(int4.decode_ready_at)).epsilon(tol));
     CHECK(seconds(lynx.full_kv_at) == doctest::Approx(seconds(int8.decode_ready_at)).epsilon(tol));
-    CHECK(lynx.ttft() < int8.ttft());
+    CHECK(lynx.ttft_speculative() < int8.ttft());
+    CHECK(lynx.ttft() == lynx.ttft_commit());
     CHECK(lynx.ttft_commit() >= lynx.full_kv_at - lynx.arrived_at);
     CHECK(lynx.plane_bytes[0] == int4.plane_bytes[0]);
   }
@@ -82,6 +83,11 @@ TEST_CASE("the first token can come from the prefill instance") {
   const RequestMetrics m = run_one(c, "int8");
   CHECK(m.first_token_at == m.prefill_done_at);
   CHECK(m.committed_tokens == 16);
+  CHECK(m.decode_first_token_at > m.prefill_done_at);
+  CHECK(m.ttdt() == m.decode_first_commit_at - m.arrived_at);
+  const RequestMetrics lynx = run_one(c, "lynx", 0.8);
+  CHECK(lynx.ttft() == m.ttft());
+  CHECK(lynx.ttdt_speculative() < m.ttdt());
   c.requests[0].output_tokens = 1;
   const RequestMetrics one = run_one(c, "int8");
   CHECK(one.last_token_at == one.prefill_done_at);
@@ -107,4 +113,24 @@ TEST_CASE("equal seeds give identical results") {
     CHECK(a.requests[i].last_token_at == b.requests[i].last_token_at);
     CHECK(a.requests[i].accepted_tokens == b.requests[i].accepted_tokens);
   }
+}
+
+TEST_CASE("the stream decides the client's TTFT and whether rolled-back drafts are retractions") {
+  ServingConfig c = test::quickstart_config(65536, 64);
+  c.make_network = test::single_link({10e9, Time::from_us(10), 0.85, Time::from_ms(1)});
+  c.streaming = StreamingMode::after_prefill;
+  const RequestMetrics committed = run_one(c, "lynx", 0.5);
+  c.speculation.stream = SpeculationStream::speculative;
+  const RequestMetrics streamed = run_one(c, "lynx", 0.5);
+  REQUIRE(committed.wasted_draft_tokens > 0);
+  CHECK(committed.ttft() == committed.ttft_commit());
+  CHECK(committed.ttft_speculative() < committed.ttft_commit());
+  CHECK(committed.retracted_tokens() == 0);
+  CHECK(streamed.ttft() == streamed.ttft_speculative());
+  CHECK(streamed.ttft_speculative() == committed.ttft_speculative());
+  CHECK(streamed.ttft_commit() == committed.ttft_commit());
+  CHECK(streamed.retracted_tokens() == streamed.wasted_draft_tokens);
+  const RequestMetrics plain = run_one(c, "int8");
+  CHECK(plain.ttft() == plain.ttft_commit());
+  CHECK(plain.retracted_tokens() == 0);
 }

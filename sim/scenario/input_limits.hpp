@@ -1,0 +1,28 @@
+#pragma once
+// The bounds a scenario's values must respect, so that every accepted scenario fits lynxsim's
+// integer types and clock and its size is known before anything runs (docs/scenario.md, "Limits").
+// Each bound is far above what a real deployment uses; a value outside one is an error with its
+// JSON path (exit code 2), never a silent narrowing or wrap.
+
+#include <cstdint>
+
+#include "sim/core/time.hpp"
+
+namespace lynxsim::scenario {
+
+inline constexpr std::int64_t kMaxTokensPerRequest = 1 << 24;      // context or output tokens
+inline constexpr std::int64_t kMaxRequests = 10'000'000;            // requests of one workload
+inline constexpr std::int64_t kMaxTensorParallel = 1024;
+inline constexpr std::int64_t kMaxInstancesPerGroup = 4096;
+inline constexpr std::int64_t kMaxDecodeBatch = 1 << 20;
+inline constexpr std::int64_t kMaxBatchTokens = 1 << 26;            // prefill_batch_tokens
+inline constexpr std::int64_t kMaxDraftTokens = 4096;
+inline constexpr std::int64_t kMaxLayersPerFlow = 4096;
+inline constexpr std::int64_t kMaxBlockTokens = 1 << 20;            // prefix-cache and chunk sizes
+inline constexpr std::int64_t kMaxGroupSize = 1 << 20;              // quantization groups, windows
+inline constexpr std::int64_t kMaxPlaneBits = 16;
+inline constexpr std::int64_t kMaxCacheGenLevel = 64;
+// The last arrival; with kMaxTimeSeconds-long durations the clock keeps > 40 days of headroom.
+inline constexpr Time kMaxArrival = Time::from_seconds(30.0 * 86400.0);
+
+}  // namespace lynxsim::scenario

@@ -1,0 +1,108 @@
+#include "sim/scenario/strict_json.hpp"
+
+#include <fmt/format.h>
+#include <set>
+#include <vector>
+
+#include "sim/scenario/json_fields.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using nlohmann::json;
+
+// One open object or array: the node being filled, its pointer, and for an object its keys so
+// far and the key whose value comes next.
+struct Frame {
+  json* node = nullptr;
+  std::string pointer;
+  std::set<std::string> keys{};
+  std::string pending_key{};
+};
+
+class StrictSax : public nlohmann::json_sax<json> {
+public:
+  explicit StrictSax(json& root) : root_(root) {}
+
+  bool null() override { return add(json(nullptr)); }
+  bool boolean(bool v) override { return add(json(v)); }
+  bool number_integer(number_integer_t v) override { return add(json(v)); }
+  bool number_unsigned(number_unsigned_t v) override { return add(json(v)); }
+  bool number_float(number_float_t v, const string_t&) override { return add(json(v)); }
+  bool string(string_t& v) override { return add(json(std::move(v))); }
+  bool binary(binary_t& v) override { return add(json::binary(std::move(v))); }
+  bool start_object(std::size_t) override { return open(json::object()); }
+  bool start_array(std::size_t) override { return open(json::array()); }
+  bool end_object() override { return close(); }
+  bool end_array() override { return close(); }
+
+  bool key(string_t& k) override {
+    Frame& top = stack_.back();
+    if (!top.keys.insert(k).second) {
+      throw StrictJsonError(pointer_child(top.pointer, k),
+                            fmt::format("duplicate key \"{}\" (an object may name a key once)", k), 0);
+    }
+    top.pending_key = k;
+    return true;
+  }
+
+  bool parse_error(std::size_t byte, const std::string&, const nlohmann::detail::exception& e) override {
+    std::string detail = e.what();
+    const auto colon = detail.find(": ");
+    if (colon != std::string::npos) detail = detail.substr(colon + 2);
+    throw StrictJsonError("", detail, byte);
+  }
+
+private:
+  // Places a value in the open container (or as the root) and returns where it now lives.
+  json* place(json value, std::string& pointer) {
+    if (stack_.empty()) {
+      root_ = std::move(value);
+      pointer.clear();
+      return &root_;
+    }
+    Frame& top = stack_.back();
+    if (top.node->is_object()) {
+      pointer = pointer_child(top.pointer, top.pending_key);
+      return &((*top.node)[top.pending_key] = std::move(value));
+    }
+    pointer = pointer_child(top.pointer, std::to_string(top.node->size()));
+    top.node->push_back(std::move(value));
+    return &top.node->back();
+  }
+
+  bool add(json value) {
+    std::string pointer;
+    place(std::move(value), pointer);
+    return true;
+  }
+
+  bool open(json container) {
+    std::string pointer;
+    json* node = place(std::move(container), pointer);
+    if (stack_.size() >= kMaxJsonDepth) {
+      throw StrictJsonError(pointer, fmt::format("nested deeper than {} levels", kMaxJsonDepth), 0);
+    }
+    stack_.push_back(Frame{node, pointer});
+    return true;
+  }
+
+  bool close() {
+    stack_.pop_back();
+    return true;
+  }
+
+  json& root_;
+  std::vector<Frame> stack_;
+};
+
+}  // namespace
+
+json parse_strict_json(const std::string& text) {
+  json root;
+  StrictSax sax(root);
+  json::sax_parse(text, &sax);
+  return root;
+}
+
+}  // namespace lynxsim::scenario
