@@ -16,6 +16,7 @@ struct Parsed {
   EstimateOptions estimate;
   AccuracyOptions accuracy;
   CalibrateOptions calibrate;
+  CalibrateTimingOptions calibrate_timing;
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
 };
@@ -78,6 +79,8 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
   add_calibrate(app, p.calibrate);
+  app.add_subcommand("calibrate-timing", "timing model against public measurements (median and worst error)")
+      ->add_option("--data", p.calibrate_timing.data, "CSV file or folder (default data/calibration/timing)");
   add_bench(app, p.bench);
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
@@ -93,6 +96,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
   if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);
+  if (app.got_subcommand("calibrate-timing")) return cmd_calibrate_timing(data, p.calibrate_timing);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
   if (p.run.scenario.empty()) {

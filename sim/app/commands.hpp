@@ -69,6 +69,11 @@ struct BenchOptions {
   std::optional<int> threads;
 };
 
+// calibrate-timing: the timing model against the public measurements in data/calibration/timing/.
+struct CalibrateTimingOptions {
+  std::filesystem::path data;  // a CSV file or a folder of them; empty: the bundled set
+};
+
 int cmd_run(const DataPaths& data, const RunOptions& options);
 int cmd_validate(const DataPaths& data, const std::filesystem::path& scenario,
                  const std::vector<std::string>& overrides);
@@ -77,6 +82,7 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);
+int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options);
 int cmd_llm_logits(const LlmLogitsOptions& options);
 
 }  // namespace lynxsim::app

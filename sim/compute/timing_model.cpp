@@ -213,11 +213,13 @@ Time TimingModel::kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) con
   return hw_.kernel_launch * launches + Time::from_seconds((bytes_in + bytes_out).as_double() / rate);
 }
 
-Time TimingModel::allreduce_time(Bytes bytes) const {
-  if (tp_ == 1) return Time::zero();
-  const double factor = 2.0 * (tp_ - 1) / tp_;
-  return Time::from_seconds(factor * bytes.as_double() / hw_.scale_up_bandwidth.value) +
-         hw_.scale_up_latency;
+Time TimingModel::allreduce_time(Bytes bytes) const { return ring_allreduce(hw_, tp_, bytes); }
+
+Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes) {
+  if (ranks <= 1) return Time::zero();
+  const double factor = 2.0 * (ranks - 1) / ranks;
+  return Time::from_seconds(factor * bytes.as_double() / hw.scale_up_bandwidth.value) +
+         hw.scale_up_latency;
 }
 
 }  // namespace lynxsim

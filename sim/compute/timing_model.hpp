@@ -118,6 +118,8 @@ public:
 
   Time kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const;
   Time allreduce_time(Bytes bytes) const;
+  // Ring all-reduce of `bytes` over `ranks` GPUs on the scale-up link (zero for one rank).
+  static Time ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes);
 
   int kv_replication() const;
   int heads_per_rank() const;

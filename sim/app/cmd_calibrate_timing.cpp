@@ -1,0 +1,89 @@
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "sim/app/card_lookup.hpp"
+#include "sim/app/commands.hpp"
+#include "sim/compute/timing_calibration.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+std::vector<std::filesystem::path> calibration_files(const DataPaths& data,
+                                                     const std::filesystem::path& given) {
+  const std::filesystem::path where =
+      given.empty() ? data.root / "data" / "calibration" / "timing" : given;
+  if (!std::filesystem::is_directory(where)) return {where};
+  std::vector<std::filesystem::path> files;
+  for (const auto& entry : std::filesystem::directory_iterator(where)) {
+    if (entry.path().extension() == ".csv") files.push_back(entry.path());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) throw std::runtime_error(fmt::format("{}: no .csv files", where.string()));
+  return files;
+}
+
+std::vector<CalibrationPoint> load_all(const std::vector<std::filesystem::path>& files) {
+  std::vector<CalibrationPoint> points;
+  for (const auto& file : files) {
+    const auto more = load_calibration_points(file);
+    points.insert(points.end(), more.begin(), more.end());
+  }
+  return points;
+}
+
+std::vector<double> predict_all(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
+  std::map<std::string, ModelSpec> models;
+  std::map<std::string, HardwareSpec> gpus;
+  std::vector<double> predicted;
+  for (const CalibrationPoint& p : points) {
+    if (!gpus.count(p.gpu)) gpus.emplace(p.gpu, find_gpu(data, p.gpu));
+    const std::string model = p.model == "-" ? "llama-3.1-8b" : p.model;
+    if (!models.count(model)) models.emplace(model, find_model(data, model));
+    predicted.push_back(predict_calibration_ms(p, models.at(model), gpus.at(p.gpu)));
+  }
+  return predicted;
+}
+
+void print_points(const std::vector<CalibrationPoint>& points, const std::vector<double>& predicted) {
+  fmt::print("{:<21} {:<13} {:<9} {:>2} {:>9} {:>12} {:>12} {:>7}  {}\n", "group", "model", "gpu",
+             "tp", "tokens", "measured_ms", "predicted_ms", "error", "set");
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    const CalibrationPoint& p = points[i];
+    const double signed_error = (predicted[i] - p.measured_ms) / p.measured_ms;
+    fmt::print("{:<21} {:<13} {:<9} {:>2} {:>9} {:>12.4f} {:>12.4f} {:>+6.1f}%  {}\n", p.group,
+               p.model, p.gpu, p.tp, p.tokens, p.measured_ms, predicted[i], 100.0 * signed_error,
+               p.holdout ? "hold-out" : "calibration");
+  }
+}
+
+void print_summary(const std::vector<CalibrationSummary>& summary) {
+  fmt::print("\n{:<21} {:<12} {:>6} {:>13} {:>12}\n", "group", "set", "points", "median_error",
+             "worst_error");
+  for (const CalibrationSummary& s : summary) {
+    fmt::print("{:<21} {:<12} {:>6} {:>12.1f}% {:>11.1f}%\n", s.group,
+               s.holdout ? "hold-out" : "calibration", s.points, 100.0 * s.median_error,
+               100.0 * s.worst_error);
+  }
+}
+
+}  // namespace
+
+int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options) {
+  std::vector<CalibrationPoint> points;
+  std::vector<double> predicted;
+  try {
+    points = load_all(calibration_files(data, options.data));
+    predicted = predict_all(data, points);
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "lynxsim calibrate-timing: {}\n", e.what());
+    return 2;
+  }
+  print_points(points, predicted);
+  print_summary(summarize_calibration(points, predicted));
+  return 0;
+}
+
+}  // namespace lynxsim::app

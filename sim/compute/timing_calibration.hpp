@@ -1,0 +1,59 @@
+#pragma once
+// Timing model against public measurements.
+//
+// A calibration point is one published measurement (data/calibration/timing/*.csv, one row each,
+// with its source). Groups and what the model predicts for them, per rank, in milliseconds:
+//
+//   layer_linear_decode, layer_linear_prefill, layer_linear_tp
+//       one transformer layer without attention kernels: linear_op + elementwise_op of a pass of
+//       `tokens` new tokens at tensor parallelism `tp` (operator kernel times, no launch gaps);
+//   allreduce
+//       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link.
+//
+// The error of a point is |predicted - measured| / measured. Points marked holdout were kept out of
+// every fitted constant; summaries report the calibration set and the hold-out separately with the
+// median and the worst error of each group.
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "sim/compute/hardware_spec.hpp"
+#include "sim/compute/model_spec.hpp"
+
+namespace lynxsim {
+
+struct CalibrationPoint {
+  std::string group;
+  std::string model;
+  std::string gpu;
+  int tp = 1;
+  long long tokens = 0;
+  long long context = 0;
+  double measured_ms = 0.0;
+  bool holdout = false;
+  std::string source;
+};
+
+struct CalibrationSummary {
+  std::string group;
+  bool holdout = false;
+  int points = 0;
+  double median_error = 0.0;
+  double worst_error = 0.0;
+};
+
+// Throws std::runtime_error naming the file and line for an unreadable file, a wrong header, a
+// malformed row or an unknown group.
+std::vector<CalibrationPoint> load_calibration_points(const std::filesystem::path& csv);
+
+double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
+                              const HardwareSpec& hw);
+
+double relative_error(double predicted, double measured);
+
+// One summary per (group, holdout) present, in order of first appearance.
+std::vector<CalibrationSummary> summarize_calibration(const std::vector<CalibrationPoint>& points,
+                                                      const std::vector<double>& predicted_ms);
+
+}  // namespace lynxsim
