@@ -5,6 +5,7 @@
 #                                  build-sanitize/ (trace-driven smoke scenarios run shortened)
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+"$root/scripts/setup.sh"
 if [[ "${1:-}" == "--sanitize" ]]; then
   export LYNXSIM_BUILD_DIR=${LYNXSIM_BUILD_DIR:-$root/build-sanitize}
   export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -14,7 +15,6 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   ctest --output-on-failure -j "$(nproc)" --timeout 1800
   exit
 fi
-"$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 "$root/scripts/fetch_model.sh" || echo "lynxsim: SmolLM2 is not available; the real-model tests will be skipped"
 cd "${LYNXSIM_BUILD_DIR:-$root/build}"
