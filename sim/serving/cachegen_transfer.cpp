@@ -43,16 +43,6 @@ CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network,
   }
 }
 
-int CacheGenTransfer::tp(const RequestState& request, bool decode) const {
-  const auto& hosts = decode ? params_.decode_hosts : params_.prefill_hosts;
-  const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
-  return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size());
-}
-
-int CacheGenTransfer::rank_heads(const RequestState& request, bool decode) const {
-  return kv_heads_per_rank(params_.geometry.num_kv_heads, tp(request, decode));
-}
-
 int CacheGenTransfer::chunk_tokens(const RequestState& request, int chunk) const {
   const int c = params_.method->cachegen.chunk_tokens;
   return std::min(c, request.metrics.context_tokens - chunk * c);
@@ -86,7 +76,7 @@ void CacheGenTransfer::start(RequestState& request) {
                                                            static_cast<int>(ratios_.size()) - 1));
   const auto levels = static_cast<std::int64_t>(ratios_.size() - best);
   for (int k = 0; k < chunks; ++k) {
-    const Bytes bf16 = bf16_bytes(rank_heads(request, false), chunk_tokens(request, k));
+    const Bytes bf16 = bf16_bytes(params_.rank_heads(request, false), chunk_tokens(request, k));
     const Time duration = coder_time(bf16 * levels, c.encode_mb_per_s);
     const Time start = max(sim_.now(), encode_streams_[p].busy_until());
     const Time end = encode_streams_[p].submit(sim_.now(), duration);
@@ -129,8 +119,8 @@ void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
   const int tokens = chunk_tokens(request, chunk);
   const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const std::vector<HeadFlow> flows = kv_head_flows(params_.geometry.num_kv_heads, tp(request, false),
-                                                    tp(request, true));
+  const std::vector<HeadFlow> flows = kv_head_flows(
+      params_.geometry.num_kv_heads, params_.tp(request, false), params_.tp(request, true));
   const quant::ChunkChoice choice = choose(request, pipeline, tokens, flows);
   auto& m = request.metrics;
   auto left = std::make_shared<std::int64_t>(static_cast<std::int64_t>(flows.size()));
@@ -168,7 +158,7 @@ void CacheGenTransfer::decode_chunk(RequestState& request, int chunk, bool text)
     const SequenceChunk seq{tokens, chunk * params_.method->cachegen.chunk_tokens};
     duration = params_.decode_timing[d]->pass(std::span<const SequenceChunk>(&seq, 1), 0).time;
   } else {
-    duration = coder_time(bf16_bytes(rank_heads(request, true), tokens),
+    duration = coder_time(bf16_bytes(params_.rank_heads(request, true), tokens),
                           params_.method->cachegen.decode_mb_per_s);
   }
   KernelStream& stream = decode_streams_[d];

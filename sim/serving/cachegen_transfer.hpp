@@ -84,8 +84,6 @@ private:
     bool sending = false;
   };
 
-  int tp(const RequestState& request, bool decode) const;
-  int rank_heads(const RequestState& request, bool decode) const;
   int chunk_tokens(const RequestState& request, int chunk) const;
   Bytes bf16_bytes(int heads, int tokens) const;
   Bytes flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const;

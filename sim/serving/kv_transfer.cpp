@@ -25,14 +25,14 @@ KvTransfer::KvTransfer(Simulator& sim, net::Network& network, KvTransferParams p
 
 KvTransfer::~KvTransfer() = default;
 
-int KvTransfer::tp(const RequestState& request, bool decode) const {
-  const auto& hosts = decode ? params_.decode_hosts : params_.prefill_hosts;
+int KvTransferParams::tp(const RequestState& request, bool decode) const {
+  const auto& hosts = decode ? decode_hosts : prefill_hosts;
   const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
   return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size());
 }
 
-int KvTransfer::rank_heads(const RequestState& request, bool decode) const {
-  return kv_heads_per_rank(params_.geometry.num_kv_heads, tp(request, decode));
+int KvTransferParams::rank_heads(const RequestState& request, bool decode) const {
+  return kv_heads_per_rank(geometry.num_kv_heads, tp(request, decode));
 }
 
 std::vector<Bytes> KvTransfer::heads_bytes(int heads, int layers, int tokens) const {
@@ -43,7 +43,7 @@ std::vector<Bytes> KvTransfer::heads_bytes(int heads, int layers, int tokens) co
 }
 
 std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layers, int tokens) const {
-  return heads_bytes(rank_heads(request, false), layers, tokens);
+  return heads_bytes(params_.rank_heads(request, false), layers, tokens);
 }
 
 Bytes KvTransfer::bf16_bytes(int heads, int layers, int tokens) const {
@@ -70,7 +70,7 @@ void KvTransfer::begin(RequestState& request) const {
     return;
   }
   request.metrics.plane_bytes = transfer_plane_bytes(
-      *params_.method, params_.geometry, tp(request, false), tp(request, true),
+      *params_.method, params_.geometry, params_.tp(request, false), params_.tp(request, true),
       request.metrics.context_tokens, params_.measured_size_ratio);
 }
 
@@ -79,8 +79,8 @@ Time KvTransfer::encode_time(const RequestState& request, int layers, int tokens
   Bytes encoded;
   for (const Bytes b : rank_bytes(request, layers, tokens)) encoded += b;
   const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
-  return params_.prefill_timing[p]->kernel_time(bf16_bytes(rank_heads(request, false), layers, tokens),
-                                                encoded, layers);
+  return params_.prefill_timing[p]->kernel_time(
+      bf16_bytes(params_.rank_heads(request, false), layers, tokens), encoded, layers);
 }
 
 void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) {
@@ -91,8 +91,8 @@ void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) 
   }
   const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const std::vector<HeadFlow> flows = kv_head_flows(params_.geometry.num_kv_heads, tp(request, false),
-                                                    tp(request, true));
+  const std::vector<HeadFlow> flows = kv_head_flows(
+      params_.geometry.num_kv_heads, params_.tp(request, false), params_.tp(request, true));
   const auto count = static_cast<int>(flows.size());
   const std::size_t index = request.pieces.size();
   request.pieces.push_back({layers, tokens, params_.method->decode_after_planes * count,
@@ -155,7 +155,7 @@ void KvTransfer::run_decode_kernel(RequestState& request, std::size_t piece, int
   const auto d = static_cast<std::size_t>(request.metrics.decode_instance);
   Time duration = Time::zero();
   if (params_.method->family != MethodFamily::bf16) {
-    const int heads = rank_heads(request, true);
+    const int heads = params_.rank_heads(request, true);
     const std::vector<Bytes> bytes = heads_bytes(heads, p.layers, p.tokens);
     Bytes encoded;
     for (int i = 0; i < planes; ++i) encoded += bytes[static_cast<std::size_t>(i)];

@@ -57,6 +57,11 @@ struct KvTransferParams {
   std::vector<const TimingModel*> decode_timing;   // per decode instance
   std::vector<std::vector<net::HostId>> prefill_hosts;
   std::vector<std::vector<net::HostId>> decode_hosts;
+
+  // The tensor-parallel degree of the request's decode (or prefill) instance, and the KV heads
+  // each of its ranks holds.
+  int tp(const RequestState& request, bool decode) const;
+  int rank_heads(const RequestState& request, bool decode) const;
 };
 
 class KvTransfer {
@@ -84,8 +89,6 @@ public:
   KernelStream& decode_stream(std::size_t instance) { return decode_streams_.at(instance); }
 
 private:
-  int tp(const RequestState& request, bool decode) const;
-  int rank_heads(const RequestState& request, bool decode) const;
   std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   std::vector<Bytes> rank_bytes(const RequestState& request, int layers, int tokens) const;
   Bytes bf16_bytes(int heads, int layers, int tokens) const;
