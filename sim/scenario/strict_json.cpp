@@ -55,35 +55,36 @@ public:
 
 private:
   // Places a value in the open container (or as the root) and returns where it now lives.
-  json* place(json value, std::string& pointer) {
+  json* place(json value) {
     if (stack_.empty()) {
       root_ = std::move(value);
-      pointer.clear();
       return &root_;
     }
     Frame& top = stack_.back();
-    if (top.node->is_object()) {
-      pointer = pointer_child(top.pointer, top.pending_key);
-      return &((*top.node)[top.pending_key] = std::move(value));
-    }
-    pointer = pointer_child(top.pointer, std::to_string(top.node->size()));
+    if (top.node->is_object()) return &((*top.node)[top.pending_key] = std::move(value));
     top.node->push_back(std::move(value));
     return &top.node->back();
   }
 
+  // The pointer of the value `place` is about to add.
+  std::string next_pointer() const {
+    if (stack_.empty()) return "";
+    const Frame& top = stack_.back();
+    if (top.node->is_object()) return pointer_child(top.pointer, top.pending_key);
+    return pointer_child(top.pointer, std::to_string(top.node->size()));
+  }
+
   bool add(json value) {
-    std::string pointer;
-    place(std::move(value), pointer);
+    place(std::move(value));
     return true;
   }
 
   bool open(json container) {
-    std::string pointer;
-    json* node = place(std::move(container), pointer);
+    std::string pointer = next_pointer();
     if (stack_.size() >= kMaxJsonDepth) {
       throw StrictJsonError(pointer, fmt::format("nested deeper than {} levels", kMaxJsonDepth), 0);
     }
-    stack_.push_back(Frame{node, pointer});
+    stack_.push_back(Frame{place(std::move(container)), std::move(pointer)});
     return true;
   }
 
