@@ -90,21 +90,25 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
   if (host) resolved["store_host"] = *host;
 }
 
-void check_prefix_cache(const Scenario& s, IssueList& issues) {
-  const serving::PrefixCacheSpec& cache = s.serving.prefix_cache;
-  if (!cache.enabled) return;
+void check_store_host(const Scenario& s, const std::string& host, const std::string& path,
+                      IssueList& issues) {
   try {
     const net::Topology topology = net::build_topology(s.network.topology);
     try {
-      topology.host_by_name(cache.store_host);
+      topology.host_by_name(host);
     } catch (const std::invalid_argument&) {
-      issues.add("/prefix_cache/store_host",
-                 fmt::format("unknown host \"{}\" (hosts of the network: {})", cache.store_host,
-                             host_list(topology)));
+      issues.add(path, fmt::format("unknown host \"{}\" (hosts of the network: {})", host,
+                                   host_list(topology)));
     }
   } catch (const std::invalid_argument& e) {
     issues.add("/network", e.what());
   }
+}
+
+void check_prefix_cache(const Scenario& s, IssueList& issues) {
+  const serving::PrefixCacheSpec& cache = s.serving.prefix_cache;
+  if (!cache.enabled) return;
+  check_store_host(s, cache.store_host, "/prefix_cache/store_host", issues);
   const bool any_ids = std::any_of(s.serving.requests.begin(), s.serving.requests.end(),
                                    [](const serving::RequestSpec& r) { return !r.hash_ids.empty(); });
   if (!any_ids) {
