@@ -56,6 +56,10 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
     if (config.prefix_cache.block_tokens < 1) throw std::invalid_argument("cache blocks need tokens");
     store_host_ = network_->host_by_name(config.prefix_cache.store_host);
     cache_.emplace(config.prefix_cache.capacity, transfer_->block_bytes(config.prefix_cache.block_tokens));
+    if (config.prefix_cache.target == LoadTarget::aggregated ||
+        (config.prefix_cache.target == LoadTarget::decode && method.family == MethodFamily::cachegen)) {
+      throw std::invalid_argument("a prefix cache loads to prefill, or to decode for a planed method");
+    }
   }
   if (config.context_loading.enabled) {
     if (config.prefix_cache.enabled) {
@@ -161,6 +165,10 @@ void ServingCluster::arrive_with_cache(RequestState& request, PrefillInstance& p
     m.cached_tokens = 0;
     prefill.submit(request);
     return;
+  }
+  if (config_.prefix_cache.target == LoadTarget::decode) {
+    request.prefix_from_store = true;
+    transfer_->load(request, store_host_, m.cached_tokens, false);
   }
   fetch_then_prefill(sim_, *transfer_, request, store_host_, prefill);
 }

@@ -88,13 +88,6 @@ struct DecodeMemorySpec {
   double usable_fraction = 0.9;
 };
 
-// A KV store host holding 512-token prefix blocks (Mooncake hash_ids) encoded with the method.
-struct PrefixCacheSpec {
-  bool enabled = false;
-  std::string store_host;
-  Bytes capacity{0};
-  int block_tokens = 512;
-};
 
 // Context loading (CacheGen's and LMCache's setting, and KV-store hits in disaggregated serving):
 // the KV of every request's first c tokens is in a store host, encoded with the method, and is
@@ -120,6 +113,16 @@ struct ContextLoadingSpec {
   double cached_fraction = 0.0;
 
   int cached_for(int context_tokens) const;
+};
+
+// A KV store host holding 512-token prefix blocks (Mooncake hash_ids) encoded with the method; a
+// hit is loaded to `target` (prefill or decode, as for context loading).
+struct PrefixCacheSpec {
+  bool enabled = false;
+  std::string store_host;
+  Bytes capacity{0};
+  int block_tokens = 512;
+  LoadTarget target = LoadTarget::prefill;
 };
 
 // Service-level objectives for goodput: a request meets them when TTFT <= ttft and TPOT <= tpot

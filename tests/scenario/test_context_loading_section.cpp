@@ -35,6 +35,8 @@ TEST_CASE("a malformed context_loading section gets one issue at its path") {
       {"context_loading_aggregated_prefill_token.json",
        {"/serving/first_token_from", "aggregated context-loading target"}},
       {"context_loading_cachegen_decode.json", {"/context_loading/target", "cachegen loads"}},
+      {"prefix_cache_aggregated_target.json",
+       {"/prefix_cache/target", "expected one of \"prefill\", \"decode\""}},
   };
   for (const auto& [file, expected] : table) {
     CAPTURE(file);

@@ -120,3 +120,24 @@ TEST_CASE("aggregated cachegen loads its stored chunks from the store") {
   const int chunk_tokens = preset_method("cachegen").cachegen.chunk_tokens;
   CHECK(chunks == (kCached + chunk_tokens - 1) / chunk_tokens);
 }
+
+TEST_CASE("a prefix-cache hit loaded to decode leaves the prefill instance only the suffix to send") {
+  ServingConfig c = test::quickstart_config(kContext, 4);
+  c.streaming = StreamingMode::after_prefill;
+  c.make_network = test::leaf_spine(3, 2, 25e9);
+  std::vector<std::uint32_t> blocks(16);
+  for (std::uint32_t i = 0; i < 16; ++i) blocks[i] = i;
+  c.requests = {{Time::zero(), kContext, 4, blocks}, {Time::from_seconds(10), kContext, 4, blocks}};
+  c.prefix_cache = {true, "leaf2.h1", Bytes{0}, 512, LoadTarget::prefill};
+  ServingConfig to_decode = c;
+  to_decode.prefix_cache.target = LoadTarget::decode;
+  for (const char* name : {"int8", "lynx"}) {
+    CAPTURE(name);
+    const MethodResult p = run_serving(c, preset_method(name), MethodQuality{});
+    const MethodResult d = run_serving(to_decode, preset_method(name), MethodQuality{});
+    CHECK(d.requests[0].ttft() == p.requests[0].ttft());
+    CHECK(d.requests[1].cached_tokens == kContext - 1);
+    CHECK(d.requests[1].exposed_transfer_time() * 4 < p.requests[1].exposed_transfer_time());
+    CHECK(d.requests[1].committed_tokens == 4);
+  }
+}
