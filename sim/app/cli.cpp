@@ -5,6 +5,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
+#include "sim/core/build_info.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -111,12 +112,14 @@ int dispatch(CLI::App& app, const Parsed& p) {
 int run_cli(int argc, char** argv) {
   CLI::App app{"lynxsim: a discrete-event simulator of KV-cache transfer in disaggregated LLM serving"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version",
+                       fmt::format("lynxsim {} ({})", lynxsim_version(), lynxsim_commit()));
   Parsed parsed;
   add_run_options(app, parsed);
   add_subcommands(app, parsed);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

@@ -2,7 +2,8 @@
 
 usage: check_smoke.py LYNXSIM SCENARIO OUT_DIR [lynxsim arguments...]
 
-Checks: the results folder holds its four files and manifest; summary.json lists the scenario's
+Checks: the results folder holds its four files and manifest, both naming the same lynxsim version
+and commit; summary.json lists the scenario's
 methods in order; every method served every request of requests.csv (as many rows per method, all
 output tokens committed); per request 0 < TTFT_spec <= TTFT_commit <= E2E and the client's TTFT is
 one of the two; a speculative method's drafts are accounted (accepted + wasted = drafted).
@@ -53,6 +54,10 @@ def main() -> None:
             fail(f"{out / name} missing")
     resolved = json.loads((out / "scenario.resolved.json").read_text())
     summary = json.loads((out / "summary.json").read_text())
+    manifest = json.loads((out / "lynxsim-results.json").read_text())
+    for key in ("lynxsim_version", "lynxsim_commit"):
+        if not summary.get(key) or summary[key] != manifest.get(key):
+            fail(f"{key}: summary.json has {summary.get(key)!r}, the manifest {manifest.get(key)!r}")
     names = [m if isinstance(m, str) else m.get("name", m.get("preset")) for m in resolved["methods"]]
     if summary["method_order"] != names:
         fail(f"summary lists {summary['method_order']}, the scenario {names}")
