@@ -126,6 +126,19 @@ Layout table_layout(const std::vector<MethodSummary>& summaries, const TableOpti
   return layout;
 }
 
+std::string accuracy_note(const std::vector<MethodSummary>& summaries) {
+  int measured = 0;
+  int longest = 0;
+  for (const auto& s : summaries) {
+    measured = std::max(measured, s.accuracy_context_tokens);
+    longest = std::max(longest, s.max_context_tokens);
+  }
+  if (measured == 0) return "";
+  if (measured >= longest) return fmt::format("Accuracy measured on {}-token KV.\n", measured);
+  return fmt::format("Accuracy measured on {}-token KV, shorter than the longest prompt ({} tokens): "
+                     "measurement is capped at that length.\n", measured, longest);
+}
+
 std::string table_notes(const std::vector<MethodSummary>& summaries, const Layout& layout) {
   std::string notes;
   if (layout.with_acceptance) {
@@ -137,6 +150,7 @@ std::string table_notes(const std::vector<MethodSummary>& summaries, const Layou
                  : "The client sees verified tokens only (speculation.stream \"committed\"): its "
                    "TTFT is TTFT_commit.\n";
   }
+  notes += accuracy_note(summaries);
   if (layout.prefill_first && !summaries.empty()) {
     notes += "The prefill instance emits the first token (serving.first_token_from \"prefill\"), "
              "so every method has the same TTFT; methods differ from the second token, the first "

@@ -85,6 +85,7 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"requests_with_retractions", s.requests_with_retractions},
       {"acceptance", number(s.acceptance)},
       {"acceptance_source", s.acceptance_source},
+      {"accuracy_context_tokens", s.accuracy_context_tokens},
       {"measured_acceptance", number(s.measured_acceptance)},
       {"cachegen_chunks_per_level", s.cachegen_chunks_per_level},
       {"cachegen_text_chunks", s.cachegen_text_chunks},

@@ -11,6 +11,7 @@
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
 //    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
 //    "acceptance", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
+//    "accuracy_context_tokens" (the context the accuracy was measured at; 0 when not measured),
 //    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),
 //    "simulated_time_s", "events_executed",
 //    cluster figures (method_summary.hpp): "prefill_instances", "decode_instances",

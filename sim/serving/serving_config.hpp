@@ -66,6 +66,8 @@ struct MethodQuality {
   // cachegen: the measured ratio of every quality level (index = level, 0 = highest quality), from
   // accuracy::run_cachegen_sizes; empty = one level of measured_size_ratio.
   std::vector<double> cachegen_level_ratios{};
+  // The context length the metrics were measured at (0: none measured).
+  int measured_context = 0;
 };
 
 struct SpeculationSpec {
