@@ -60,6 +60,12 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.memory_efficiency = r.fraction("memory_efficiency");
   h.attention_efficiency = r.fraction("attention_efficiency");
   h.kernel_memory_efficiency = r.fraction("kernel_memory_efficiency");
+  h.gemm_half_tokens = r.count("gemm_half_tokens");
+  h.elementwise_efficiency = r.fraction("elementwise_efficiency");
+  h.kv_read_efficiency = r.fraction("kv_read_efficiency");
+  h.scale_up_efficiency = r.fraction("scale_up_efficiency");
+  h.kernel_floor = Time::from_seconds(r.quantity("kernel_floor", time_what, seconds_of));
+  h.attention_floor = Time::from_seconds(r.quantity("attention_floor", time_what, seconds_of));
   h.layer_overhead = Time::from_seconds(r.quantity("layer_overhead", time_what, seconds_of));
   h.step_overhead = Time::from_seconds(r.quantity("step_overhead", time_what, seconds_of));
   h.kernel_launch = Time::from_seconds(r.quantity("kernel_launch", time_what, seconds_of));

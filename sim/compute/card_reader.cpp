@@ -110,6 +110,16 @@ double CardReader::fraction(const std::string& key) {
   return v->get<double>();
 }
 
+double CardReader::count(const std::string& key) {
+  const nlohmann::json* v = quantity_value(key);
+  if (v == nullptr) return 0.0;
+  if (!v->is_number() || !(v->get<double>() >= 0.0)) {
+    error("/" + key + "/value", "expected a non-negative number");
+    return 0.0;
+  }
+  return v->get<double>();
+}
+
 double CardReader::quantity(const std::string& key, std::string_view what,
                             const std::function<double(std::string_view)>& parse) {
   const nlohmann::json* v = quantity_value(key);

@@ -122,6 +122,8 @@ TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad effi
   j["peak_bf16"].erase("source");
   j["compute_efficiency"]["value"] = 1.5;
   j["layer_overhead"]["value"] = "30 parsecs";
+  j["gemm_half_tokens"]["value"] = -4;
+  j.erase("kernel_floor");
   j["extra"] = 1;
   const fs::path path = scratch_file("bad_gpu.json", j.dump());
   const std::string message = error_of([&] { load_hardware_profile(path); });
@@ -129,6 +131,9 @@ TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad effi
   CHECK(message.find("/peak_bf16/source: missing field") != std::string::npos);
   CHECK(message.find("/compute_efficiency/value: expected a number in (0, 1]") != std::string::npos);
   CHECK(message.find("/layer_overhead/value: expected a duration") != std::string::npos);
+  CHECK(message.find("/gemm_half_tokens/value: expected a non-negative number") !=
+        std::string::npos);
+  CHECK(message.find("/kernel_floor: missing field") != std::string::npos);
   CHECK(message.find("/extra: unknown key") != std::string::npos);
 }
 
