@@ -47,13 +47,19 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace;
   const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
-  report::write_results_folder(out, {s.name, s.resolved, results, options.trace ? &trace : nullptr},
-                               options.force);
+  report::RunOutputs outputs;
+  outputs.scenario_name = s.name;
+  outputs.resolved_scenario = s.resolved;
+  outputs.results = results;
+  outputs.trace = options.trace ? &trace : nullptr;
+  if (s.serving.engine) outputs.engine = s.serving.engine->name;
+  report::write_results_folder(out, outputs, options.force);
   if (!options.quiet) {
     report::TableOptions table;
     table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
                               "anchor_key_snr_db"};
-    fmt::print("{}: {}\n\n{}\n", s.name, s.description,
+    const std::string engine = s.serving.engine ? s.serving.engine->name : "none";
+    fmt::print("{}: {} (serving engine: {})\n\n{}\n", s.name, s.description, engine,
                report::format_result_table(report::summarize_methods(results), table));
   }
   fmt::print("results: {}\n", out.string());

@@ -74,6 +74,20 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.nic_bandwidth = {r.quantity("nic_bandwidth", "a bit rate like \"400Gbps\"", bit_rate)};
 }
 
+void read_engine_fields(CardReader& r, EngineSpec& e) {
+  const auto time = [&r](const char* key) {
+    return Time::from_seconds(r.non_negative_quantity(key, "a duration like \"2ms\"", seconds_of));
+  };
+  e.arrival_to_prefill = time("arrival_to_prefill");
+  e.tokenize_per_token = time("tokenize_per_token");
+  e.kv_connector_setup = time("kv_connector_setup");
+  e.first_decode_launch = time("first_decode_launch");
+  e.step_overhead = time("step_overhead");
+  e.step_overhead_per_sequence = time("step_overhead_per_sequence");
+  e.cuda_graphs = r.flag("cuda_graphs");
+  e.layer_launch_overhead = time("layer_launch_overhead");
+}
+
 std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir)) {
     throw CardError(fmt::format("{}: not a directory", dir.string()));
@@ -103,6 +117,22 @@ ModelSpec load_model_card(const std::filesystem::path& path) {
 
 HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
   return hardware_profile_from_json(read_json(path), path.string());
+}
+
+EngineSpec load_engine_profile(const std::filesystem::path& path) {
+  return engine_profile_from_json(read_json(path), path.string());
+}
+
+EngineSpec engine_profile_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
+  EngineSpec e;
+  r.schema_version(kSchemaVersion);
+  e.name = r.text("name");
+  e.description = r.text("description");
+  read_engine_fields(r, e);
+  r.optional_text("comment");
+  r.finish();
+  return e;
 }
 
 ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source) {

@@ -61,8 +61,9 @@ Time LayerBreakdown::total_time() const {
 
 Bound LayerBreakdown::bound() const { return dominant({linear, attention, elementwise}); }
 
-TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel)
-    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel) {
+TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
+                         std::optional<EngineSpec> engine)
+    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)) {
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
@@ -150,7 +151,7 @@ LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunk
   layer.elementwise = elementwise_op(tokens);
   const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
   layer.allreduce_time = allreduce_time(activation) * 2;
-  layer.overhead_time = hw_.layer_overhead;
+  layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
   return layer;
 }
 
@@ -175,7 +176,8 @@ OpTiming TimingModel::pass(std::span<const SequenceChunk> chunks, int logit_rows
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time total = layer.total_time() * layers + head.time + hw_.step_overhead;
+  const Time step = engine_ ? engine_->step_time(static_cast<int>(chunks.size())) : hw_.step_overhead;
+  const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
           dominant({linear, attention, elementwise, head})};

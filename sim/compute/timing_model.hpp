@@ -38,7 +38,8 @@
 //                  + scale_up_latency.
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
-// A pass is  layers * layer + LM head + step_overhead, where the LM head is a linear operator of
+// A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
+// model has an engine; its layer_time() then replaces layer_overhead), where the LM head is a linear operator of
 // vocab * hidden / t weights (one GEMM kernel) applied to one token per sequence (prefill and
 // decode emit one logit row per sequence; verification emits one per query token).
 //
@@ -66,9 +67,11 @@
 // Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
 // no overlap of communication with compute, no pipeline parallelism. Units: seconds inside, Time out.
 
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/time.hpp"
@@ -107,7 +110,10 @@ struct LayerBreakdown {
 class TimingModel {
 public:
   // Throws std::invalid_argument for tensor_parallel < 1 or a model with a non-positive dimension.
-  TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel);
+  // With an engine, its per-step and per-layer host costs replace the hardware profile's
+  // step_overhead and layer_overhead (engine_spec.hpp).
+  TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
+              std::optional<EngineSpec> engine = std::nullopt);
 
   // One layer for one sequence chunk, including layer overhead and all-reduces.
   OpTiming prefill_layer(int new_tokens, int cached_tokens) const;
@@ -141,6 +147,7 @@ public:
 
   const ModelSpec& model() const { return model_; }
   const HardwareSpec& hardware() const { return hw_; }
+  const std::optional<EngineSpec>& engine() const { return engine_; }
   int tensor_parallel() const { return tp_; }
 
 private:
@@ -154,6 +161,7 @@ private:
   ModelSpec model_;
   HardwareSpec hw_;
   int tp_;
+  std::optional<EngineSpec> engine_;
 };
 
 }  // namespace lynxsim

@@ -1,7 +1,8 @@
 #pragma once
 // summary.json: the per-method aggregates of one run, for sweep scripts.
 //
-// {"schema_version": 1, "scenario": name, "method_order": [names in run order],
+// {"schema_version": 1, "scenario": name, "engine": serving engine (when the run has one),
+//  "method_order": [names in run order],
 //  "methods": {name: {"family", "speculative", "stream", "first_token_from", "planes_bits": [..],
 //    "requests": n,
 //    "ttft_s" | "ttft_speculative_s" | "ttft_commit_s" | "ttdt_speculative_s" | "ttdt_commit_s" |
@@ -37,7 +38,9 @@ namespace lynxsim::report {
 inline constexpr int kSummarySchemaVersion = 1;
 
 nlohmann::json stats_json(const Stats& stats);
+// `engine` names the serving engine profile of the run (serving.engine); empty: none given.
 nlohmann::json summary_json(const std::string& scenario_name,
-                            const std::vector<MethodSummary>& summaries);
+                            const std::vector<MethodSummary>& summaries,
+                            const std::string& engine = "");
 
 }  // namespace lynxsim::report

@@ -144,5 +144,35 @@ TEST_CASE("unreadable or malformed files raise CardError naming the file") {
   CHECK_THROWS_AS(list_model_cards("/nonexistent"), CardError);
 }
 
+TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm does") {
+  const auto engine = [](const char* name) {
+    return load_engine_profile(test::source_path(std::string("configs/engines/") + name + ".json"));
+  };
+  const EngineSpec ideal = engine("ideal");
+  CHECK(ideal.request_admission(32768) == Time::zero());
+  CHECK(ideal.decode_handover() == Time::zero());
+  CHECK(ideal.step_time(256) == Time::zero());
+  CHECK(ideal.layer_time() == Time::zero());
+  const EngineSpec vllm = engine("vllm");
+  CHECK(vllm.name == "vllm");
+  CHECK(vllm.request_admission(1) > Time::zero());
+  CHECK(vllm.decode_handover() > engine("vllm-fast-handover").decode_handover());
+  CHECK(vllm.step_time(64) > vllm.step_time(1));
+  CHECK(engine("sglang").step_time(64) == Time::zero());
+}
+
+TEST_CASE("an engine profile rejects negative durations, non-boolean flags and missing sources") {
+  nlohmann::json j = nlohmann::json::parse(
+      std::ifstream(test::source_path("configs/engines/vllm.json")));
+  j["kv_connector_setup"]["value"] = "-3ms";
+  j["cuda_graphs"]["value"] = "yes";
+  j["step_overhead"].erase("source");
+  const fs::path path = scratch_file("bad_engine.json", j.dump());
+  const std::string message = error_of([&] { load_engine_profile(path); });
+  CHECK(message.find(path.string() + ": /kv_connector_setup/value") != std::string::npos);
+  CHECK(message.find("/cuda_graphs/value: expected true or false") != std::string::npos);
+  CHECK(message.find("/step_overhead/source: missing field") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace lynxsim
