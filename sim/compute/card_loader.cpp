@@ -168,4 +168,8 @@ std::vector<HardwareSpec> list_hardware(const std::filesystem::path& dir) {
   return load_all<HardwareSpec>(dir, load_hardware_profile);
 }
 
+std::vector<EngineSpec> list_engines(const std::filesystem::path& dir) {
+  return load_all<EngineSpec>(dir, load_engine_profile);
+}
+
 }  // namespace lynxsim

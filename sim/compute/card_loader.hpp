@@ -50,5 +50,6 @@ EngineSpec engine_profile_from_json(const nlohmann::json& root, const std::strin
 // Every *.json in dir, loaded and sorted by name; the first bad file throws its CardError.
 std::vector<ModelSpec> list_model_cards(const std::filesystem::path& dir);
 std::vector<HardwareSpec> list_hardware(const std::filesystem::path& dir);
+std::vector<EngineSpec> list_engines(const std::filesystem::path& dir);
 
 }  // namespace lynxsim
