@@ -9,8 +9,8 @@
 //
 // Hardware profile: {"schema_version": 1, "name", "description", and one object per quantity,
 // {"value": ..., "source": "..."}}: quantities with a unit take a string with that unit ("80GB",
-// "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1]. Every value
-// needs a non-empty "source" (or "comment") string.
+// "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1],
+// gemm_half_tokens a number >= 0. Every value needs a non-empty "source" (or "comment") string.
 //
 // Engine profile: {"schema_version": 1, "name", "description", and the EngineSpec fields as
 // {"value", "source"} objects: durations (zero allowed) and "cuda_graphs" a JSON boolean.
