@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs, collects and plots lynxsim parameter sweeps.
 
     sweep.py run SWEEP.json [--jobs N] [--shard i/n] [--lynxsim PATH] [--collect]

@@ -56,10 +56,15 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   report::write_results_folder(out, outputs, options.force);
   if (!options.quiet) {
     report::TableOptions table;
+    table.wide = options.wide;
+    table.percentiles = options.percentiles;
     table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
                               "anchor_key_snr_db"};
+    if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
     const std::string engine = s.serving.engine ? s.serving.engine->name : "none";
-    fmt::print("{}: {} (serving engine: {})\n\n{}\n", s.name, s.description, engine,
+    const std::string heading =
+        fmt::format("{}: {} (serving engine: {})", s.name, s.description, engine);
+    fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth),
                report::format_result_table(report::summarize_methods(results), table));
   }
   fmt::print("results: {}\n", out.string());
