@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/simulator.hpp"
@@ -147,6 +148,8 @@ struct ServingConfig {
   FirstTokenSource first_token_from = FirstTokenSource::decode;
   SpeculationSpec speculation;
   int max_decode_batch = 256;
+  // The serving engine's host-side costs (engine_spec.hpp); none: the GPU profiles' overheads only.
+  std::optional<EngineSpec> engine;
   RouterPolicy router = RouterPolicy::round_robin;
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;
