@@ -146,16 +146,41 @@ LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunk
     tokens += c.new_tokens;
   }
   LayerBreakdown layer;
-  layer.linear = linear_op(tokens);
+  const TokenCosts& costs = token_costs(tokens);
+  layer.linear = costs.linear;
   layer.attention = attention_op(chunks);
-  layer.elementwise = elementwise_op(tokens);
-  const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
-  layer.allreduce_time = allreduce_time(activation) * 2;
+  layer.elementwise = costs.elementwise;
+  layer.allreduce_time = costs.allreduce_time;
   layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
   return layer;
 }
 
-OpTiming TimingModel::lm_head(int logit_rows) const {
+TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
+  TokenCosts c;
+  c.linear = linear_op(tokens);
+  c.elementwise = elementwise_op(tokens);
+  const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
+  c.allreduce_time = allreduce_time(activation) * 2;
+  c.lm_head = compute_lm_head(tokens);
+  c.known = true;
+  return c;
+}
+
+const TimingModel::TokenCosts& TimingModel::token_costs(int tokens) const {
+  if (tokens < 0 || tokens >= kMemoTokens) {
+    thread_local TokenCosts uncached;
+    uncached = compute_token_costs(tokens);
+    return uncached;
+  }
+  const auto i = static_cast<std::size_t>(tokens);
+  if (memo_.size() <= i) memo_.resize(std::max(i + 1, memo_.size() * 2));
+  if (!memo_[i].known) memo_[i] = compute_token_costs(tokens);
+  return memo_[i];
+}
+
+OpTiming TimingModel::lm_head(int logit_rows) const { return token_costs(logit_rows).lm_head; }
+
+OpTiming TimingModel::compute_lm_head(int logit_rows) const {
   const double params = model_.lm_head_params() / tp_;
   const double activations = kBf16Bytes * logit_rows * (model_.hidden_size + static_cast<double>(model_.vocab_size) / tp_);
   return roofline(2.0 * logit_rows * params, kBf16Bytes * params + activations,
@@ -191,8 +216,8 @@ OpTiming TimingModel::prefill(int tokens) const {
 
 OpTiming TimingModel::decode_step(std::span<const int> kv_lengths) const {
   if (kv_lengths.empty()) throw std::invalid_argument("decode step needs at least one sequence");
-  std::vector<SequenceChunk> chunks;
-  chunks.reserve(kv_lengths.size());
+  thread_local std::vector<SequenceChunk> chunks;
+  chunks.clear();
   for (int length : kv_lengths) chunks.push_back({1, length});
   return pass(chunks, static_cast<int>(chunks.size()));
 }
@@ -205,8 +230,10 @@ OpTiming TimingModel::verify(int draft_tokens, int context_tokens) const {
 
 OpTiming TimingModel::verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const {
   if (drafts.size() != kv_lengths.size()) throw std::invalid_argument("one draft count per sequence");
-  std::vector<SequenceChunk> plain;
-  std::vector<SequenceChunk> verifying;
+  thread_local std::vector<SequenceChunk> plain;
+  thread_local std::vector<SequenceChunk> verifying;
+  plain.clear();
+  verifying.clear();
   int rows = 0;
   for (std::size_t i = 0; i < kv_lengths.size(); ++i) {
     const int k = drafts[i];

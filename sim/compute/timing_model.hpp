@@ -151,6 +151,21 @@ public:
   int tensor_parallel() const { return tp_; }
 
 private:
+  // The parts of a layer and of the LM head that depend on the token (or row) count alone,
+  // computed once per count below kMemoTokens: a serving run asks for the same few batch sizes
+  // millions of times. The memo makes a TimingModel unsafe to share between threads.
+  struct TokenCosts {
+    OpTiming linear;
+    OpTiming elementwise;
+    Time allreduce_time;
+    OpTiming lm_head;
+    bool known = false;
+  };
+  static constexpr int kMemoTokens = 1 << 16;
+  const TokenCosts& token_costs(int tokens) const;
+  TokenCosts compute_token_costs(int tokens) const;
+  OpTiming compute_lm_head(int logit_rows) const;
+
   OpTiming linear_op(double tokens) const;
   OpTiming attention_op(std::span<const SequenceChunk> chunks) const;
   OpTiming elementwise_op(double tokens) const;
@@ -162,6 +177,7 @@ private:
   HardwareSpec hw_;
   int tp_;
   std::optional<EngineSpec> engine_;
+  mutable std::vector<TokenCosts> memo_;
 };
 
 }  // namespace lynxsim

@@ -16,9 +16,20 @@ std::uint32_t EventQueue::take_slot() {
 }
 
 EventId EventQueue::push(Time at, Action action) {
+  return push_reserved(at, next_sequence_++, std::move(action));
+}
+
+std::uint64_t EventQueue::reserve_sequences(std::uint64_t n) {
+  const std::uint64_t first = next_sequence_;
+  next_sequence_ += n;
+  return first;
+}
+
+EventId EventQueue::push_reserved(Time at, std::uint64_t sequence, Action action) {
+  if (sequence >= next_sequence_) throw std::logic_error("push_reserved() of an unreserved sequence");
   const std::uint32_t slot = take_slot();
   slots_[slot].action = std::move(action);
-  heap_.push_back(Entry{at, next_sequence_++, slot});
+  heap_.push_back(Entry{at, sequence, slot});
   slots_[slot].heap_pos = static_cast<std::uint32_t>(heap_.size() - 1);
   sift_up(heap_.size() - 1);
   return EventId{slot, slots_[slot].generation};

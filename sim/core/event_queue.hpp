@@ -7,6 +7,11 @@
 // event's heap position is tracked in a slot table so that cancellation needs no search. An EventId
 // stays valid until its event fires or is cancelled; slots are reused, and a generation counter makes
 // a stale id harmless (cancel returns false).
+//
+// A model that knows many future events up front (request arrivals) need not keep them all in the
+// heap: reserve_sequences(n) sets aside n consecutive sequence numbers, and push_reserved() inserts
+// one of them later. Pushed in time order, each when the previous one fires, they fire exactly as
+// if all had been pushed at reservation time, while the heap stays small.
 
 #include <cstdint>
 #include <functional>
@@ -33,6 +38,9 @@ public:
   };
 
   EventId push(Time at, Action action);
+  // The first of n sequence numbers set aside for push_reserved().
+  std::uint64_t reserve_sequences(std::uint64_t n);
+  EventId push_reserved(Time at, std::uint64_t sequence, Action action);
   bool cancel(EventId id);
   bool pending(EventId id) const;
   bool empty() const { return heap_.empty(); }

@@ -13,6 +13,14 @@ EventId Simulator::schedule_at(Time at, EventQueue::Action action) {
   return queue_.push(at, std::move(action));
 }
 
+EventId Simulator::schedule_reserved(Time at, std::uint64_t sequence, EventQueue::Action action) {
+  if (at < now_) {
+    throw std::logic_error(fmt::format("event scheduled at {} ps, before now ({} ps)", at.ps(),
+                                       now_.ps()));
+  }
+  return queue_.push_reserved(at, sequence, std::move(action));
+}
+
 std::uint64_t Simulator::run() { return run_until(Time::max()); }
 
 std::uint64_t Simulator::run_until(Time limit) {

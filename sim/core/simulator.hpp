@@ -30,6 +30,9 @@ public:
   EventId schedule_in(Time delay, EventQueue::Action action) {
     return schedule_at(now_ + delay, std::move(action));
   }
+  // Sequence numbers set aside now for events scheduled later (event_queue.hpp).
+  std::uint64_t reserve_sequences(std::uint64_t n) { return queue_.reserve_sequences(n); }
+  EventId schedule_reserved(Time at, std::uint64_t sequence, EventQueue::Action action);
   bool cancel(EventId id) { return queue_.cancel(id); }
   bool pending(EventId id) const { return queue_.pending(id); }
 

@@ -156,10 +156,25 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
 }
 
 void ServingCluster::schedule(std::deque<RequestState>& requests) {
+  arrivals_.clear();
   for (RequestState& r : requests) {
-    const Time start = r.metrics.arrived_at + admission_delay(config_.engine, r);
-    sim_.schedule_at(start, [this, &r] { arrive(r); });
+    arrivals_.push_back({r.metrics.arrived_at + admission_delay(config_.engine, r), &r});
   }
+  const std::uint64_t first = sim_.reserve_sequences(arrivals_.size());
+  for (std::size_t i = 0; i < arrivals_.size(); ++i) arrivals_[i].sequence = first + i;
+  std::stable_sort(arrivals_.begin(), arrivals_.end(),
+                   [](const Arrival& a, const Arrival& b) { return a.at < b.at; });
+  next_arrival_ = 0;
+  schedule_next_arrival();
+}
+
+void ServingCluster::schedule_next_arrival() {
+  if (next_arrival_ >= arrivals_.size()) return;
+  const Arrival& a = arrivals_[next_arrival_++];
+  sim_.schedule_reserved(a.at, a.sequence, [this, r = a.request] {
+    schedule_next_arrival();
+    arrive(*r);
+  });
 }
 
 void ServingCluster::arrive(RequestState& request) {

@@ -42,6 +42,14 @@ public:
 
 private:
   void build_instances(const TransferMethod& method, double acceptance, const MethodQuality& quality);
+  // Arrivals enter the event queue one at a time, in time order, with the sequence numbers they
+  // would have had if all were scheduled up front (event_queue.hpp), so the queue stays small.
+  struct Arrival {
+    Time at;
+    RequestState* request = nullptr;
+    std::uint64_t sequence = 0;
+  };
+  void schedule_next_arrival();
   void arrive(RequestState& request);
   void arrive_with_cache(RequestState& request, PrefillInstance& prefill);
   DecodeInstance& decode_of(const RequestState& request) {
@@ -61,6 +69,8 @@ private:
   std::optional<PrefixCache> cache_;
   net::HostId store_host_ = 0;
   std::optional<ContextLoader> loader_;
+  std::vector<Arrival> arrivals_;
+  std::size_t next_arrival_ = 0;
   std::optional<LinkUsage> links_;
 };
 
