@@ -5,14 +5,14 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace lynxsim::app {
 namespace {
 
 struct Parsed {
   RunOptions run;
-  std::filesystem::path validate_file;
-  std::vector<std::string> validate_overrides;
+  ValidateOptions validate;
   EstimateOptions estimate;
   AccuracyOptions accuracy;
   CalibrateOptions calibrate;
@@ -20,6 +20,15 @@ struct Parsed {
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
 };
+
+void add_trace_limit(CLI::App& app, std::int64_t& limit) {
+  limit = scenario::kDefaultTraceEvents;
+  app.add_option("--trace-limit", limit,
+                 fmt::format("events kept in trace.json (default {}); a run that records more "
+                             "keeps the first ones and marks the trace truncated",
+                             scenario::kDefaultTraceEvents))
+      ->check(CLI::Range(std::int64_t{1}, scenario::kMaxTraceEvents));
+}
 
 void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--scenario", p.run.scenario, "scenario file to run");
@@ -29,6 +38,7 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
+  add_trace_limit(app, p.run.trace_limit);
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
 }
 
@@ -60,8 +70,10 @@ void add_bench(CLI::App& app, BenchOptions& o) {
 
 void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
-  validate->add_option("file", p.validate_file, "scenario file")->required();
-  validate->add_option("--set", p.validate_overrides, "override a field: path=value");
+  validate->add_option("file", p.validate.file, "scenario file")->required();
+  validate->add_option("--set", p.validate.overrides, "override a field: path=value");
+  validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would");
+  add_trace_limit(*validate, p.validate.trace_limit);
   app.add_subcommand("list", "list models, hardware and transfer methods");
   auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
   est->add_option("--model", p.estimate.model, "model card name")->required();
@@ -91,7 +103,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
 
 int dispatch(CLI::App& app, const Parsed& p) {
   const DataPaths data = default_data_paths();
-  if (app.got_subcommand("validate")) return cmd_validate(data, p.validate_file, p.validate_overrides);
+  if (app.got_subcommand("validate")) return cmd_validate(data, p.validate);
   if (app.got_subcommand("list")) return cmd_list(data);
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);

@@ -5,24 +5,33 @@
 namespace lynxsim::report {
 namespace {
 
-nlohmann::json metadata_event(const char* name, int pid, int tid, nlohmann::json args) {
-  return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}};
+std::string metadata_event(const char* name, int pid, int tid, nlohmann::json args) {
+  return nlohmann::json{{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}}
+      .dump();
 }
 
 }  // namespace
 
 double trace_microseconds(Time t) { return static_cast<double>(t.ps()) / 1e6; }
 
+void TraceWriter::record(const nlohmann::json& event) {
+  if (events_.size() < event_limit_) {
+    events_.push_back(event.dump());
+    return;
+  }
+  if (dropped_++ == 0) first_dropped_ts_ = event.at("ts").get<double>();
+}
+
 void TraceWriter::complete_event(std::string name, std::string category, int pid, int tid,
                                  Time start_at, Time duration, nlohmann::json args) {
-  events_.push_back({{"ph", "X"},
-                     {"name", std::move(name)},
-                     {"cat", std::move(category)},
-                     {"pid", pid},
-                     {"tid", tid},
-                     {"ts", trace_microseconds(start_at)},
-                     {"dur", trace_microseconds(duration)},
-                     {"args", std::move(args)}});
+  record({{"ph", "X"},
+          {"name", std::move(name)},
+          {"cat", std::move(category)},
+          {"pid", pid},
+          {"tid", tid},
+          {"ts", trace_microseconds(start_at)},
+          {"dur", trace_microseconds(duration)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::complete_event(const TraceSpan& span) {
@@ -32,25 +41,25 @@ void TraceWriter::complete_event(const TraceSpan& span) {
 
 void TraceWriter::instant(std::string name, std::string category, int pid, int tid, Time at,
                           nlohmann::json args) {
-  events_.push_back({{"ph", "i"},
-                     {"s", "t"},
-                     {"name", std::move(name)},
-                     {"cat", std::move(category)},
-                     {"pid", pid},
-                     {"tid", tid},
-                     {"ts", trace_microseconds(at)},
-                     {"args", std::move(args)}});
+  record({{"ph", "i"},
+          {"s", "t"},
+          {"name", std::move(name)},
+          {"cat", std::move(category)},
+          {"pid", pid},
+          {"tid", tid},
+          {"ts", trace_microseconds(at)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::counter(std::string name, int pid, Time at,
                           const std::map<std::string, double>& series) {
   nlohmann::json args = nlohmann::json::object();
   for (const auto& [key, value] : series) args[key] = value;
-  events_.push_back({{"ph", "C"},
-                     {"name", std::move(name)},
-                     {"pid", pid},
-                     {"ts", trace_microseconds(at)},
-                     {"args", std::move(args)}});
+  record({{"ph", "C"},
+          {"name", std::move(name)},
+          {"pid", pid},
+          {"ts", trace_microseconds(at)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::set_process_name(int pid, const std::string& name, int sort_index) {
@@ -67,14 +76,39 @@ void TraceWriter::set_thread_name(int pid, int tid, const std::string& name, int
   }
 }
 
-nlohmann::json TraceWriter::to_json() const {
-  nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : metadata_) events.push_back(e);
-  for (const auto& e : events_) events.push_back(e);
-  return {{"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}};
-}
+nlohmann::json TraceWriter::to_json() const { return nlohmann::json::parse(to_string()); }
 
-std::string TraceWriter::to_string() const { return to_json().dump() + "\n"; }
+// The bytes of nlohmann's dump() of {"displayTimeUnit", ["otherData",] "traceEvents"} (keys
+// sorted), assembled from the kept texts without building the whole document in memory.
+std::string TraceWriter::to_string() const {
+  std::size_t size = 256;
+  for (const auto& e : metadata_) size += e.size() + 1;
+  for (const auto& e : events_) size += e.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += R"({"displayTimeUnit":"ms",)";
+  if (dropped_ > 0) {
+    const nlohmann::json other = {{"truncated", true}, {"event_limit", event_limit_},
+                                  {"dropped_events", dropped_}};
+    out += R"("otherData":)" + other.dump() + ",";
+  }
+  out += R"("traceEvents":[)";
+  bool first = true;
+  const auto append = [&out, &first](const std::string& event) {
+    if (!first) out += ',';
+    out += event;
+    first = false;
+  };
+  for (const auto& e : metadata_) append(e);
+  for (const auto& e : events_) append(e);
+  if (dropped_ > 0) {
+    append(nlohmann::json{{"ph", "i"}, {"s", "g"}, {"name", "trace truncated"}, {"cat", "lynxsim"},
+                          {"pid", 0}, {"tid", 0}, {"ts", first_dropped_ts_},
+                          {"args", {{"event_limit", event_limit_}, {"dropped_events", dropped_}}}}
+               .dump());
+  }
+  return out + "]}\n";
+}
 
 void TraceWriter::write(const std::filesystem::path& file) const {
   write_file_atomic(file, to_string());

@@ -15,6 +15,7 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/topology_json.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/strict_json.hpp"
@@ -51,8 +52,10 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
 
 std::optional<nlohmann::json> load_preset(const std::string& name, const std::string& path,
                                           SectionContext& ctx) {
+  if (!check_name(name, path, ctx.issues)) return std::nullopt;
   const fs::path file = ctx.options.data.topologies_dir() / (name + ".json");
-  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(file)) {
+  std::error_code ec;
+  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(file, ec)) {
     ctx.issues.add(path, fmt::format("unknown network preset \"{}\" (no {})", name, file.string()));
     return std::nullopt;
   }
@@ -83,7 +86,7 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
   }
   if (!full) return {};
   try {
-    net::NetworkSpec spec = net::parse_network(*full, path, base_dir);
+    net::NetworkSpec spec = net::parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
     resolved = *full;
     if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
     const auto& sched = spec.scheduling;
