@@ -15,8 +15,9 @@ std::string metadata_event(const char* name, int pid, int tid, nlohmann::json ar
 double trace_microseconds(Time t) { return static_cast<double>(t.ps()) / 1e6; }
 
 void TraceWriter::record(const nlohmann::json& event) {
-  if (events_.size() < event_limit_) {
-    events_.push_back(event.dump());
+  if (kept_ < event_limit_) {
+    if (kept_++ > 0) events_ += ',';
+    events_ += event.dump();
     return;
   }
   if (dropped_++ == 0) first_dropped_ts_ = event.at("ts").get<double>();
@@ -80,34 +81,32 @@ nlohmann::json TraceWriter::to_json() const { return nlohmann::json::parse(to_st
 
 // The bytes of nlohmann's dump() of {"displayTimeUnit", ["otherData",] "traceEvents"} (keys
 // sorted), assembled from the kept texts without building the whole document in memory.
-std::string TraceWriter::to_string() const {
-  std::size_t size = 256;
-  for (const auto& e : metadata_) size += e.size() + 1;
-  for (const auto& e : events_) size += e.size() + 1;
-  std::string out;
-  out.reserve(size);
-  out += R"({"displayTimeUnit":"ms",)";
+TraceWriter::Text TraceWriter::text() const {
+  Text t;
+  t.head = R"({"displayTimeUnit":"ms",)";
   if (dropped_ > 0) {
     const nlohmann::json other = {{"truncated", true}, {"event_limit", event_limit_},
                                   {"dropped_events", dropped_}};
-    out += R"("otherData":)" + other.dump() + ",";
+    t.head += R"("otherData":)" + other.dump() + ",";
   }
-  out += R"("traceEvents":[)";
-  bool first = true;
-  const auto append = [&out, &first](const std::string& event) {
-    if (!first) out += ',';
-    out += event;
-    first = false;
-  };
-  for (const auto& e : metadata_) append(e);
-  for (const auto& e : events_) append(e);
+  t.head += R"("traceEvents":[)";
+  for (std::size_t i = 0; i < metadata_.size(); ++i) t.head += (i > 0 ? "," : "") + metadata_[i];
+  if (!metadata_.empty() && kept_ > 0) t.head += ',';
+  t.events = events_;
   if (dropped_ > 0) {
-    append(nlohmann::json{{"ph", "i"}, {"s", "g"}, {"name", "trace truncated"}, {"cat", "lynxsim"},
-                          {"pid", 0}, {"tid", 0}, {"ts", first_dropped_ts_},
-                          {"args", {{"event_limit", event_limit_}, {"dropped_events", dropped_}}}}
-               .dump());
+    if (!metadata_.empty() || kept_ > 0) t.tail += ',';
+    t.tail += nlohmann::json{{"ph", "i"}, {"s", "g"}, {"name", "trace truncated"}, {"cat", "lynxsim"},
+                             {"pid", 0}, {"tid", 0}, {"ts", first_dropped_ts_},
+                             {"args", {{"event_limit", event_limit_}, {"dropped_events", dropped_}}}}
+                  .dump();
   }
-  return out + "]}\n";
+  t.tail += "]}\n";
+  return t;
+}
+
+std::string TraceWriter::to_string() const {
+  const Text t = text();
+  return t.head + std::string(t.events) + t.tail;
 }
 
 void TraceWriter::write(const std::filesystem::path& file) const {

@@ -14,8 +14,8 @@
 // a deterministic run), metadata first. The lynxsim layout of processes and threads (prefill,
 // network, decode) is described in docs/scenario.md, section "Trace".
 //
-// Bounded size: each event is kept as its compact JSON text (about 130 bytes), and at most
-// `event_limit` events (metadata aside) are kept. Later events are counted, not kept; the file then
+// Bounded size: events are kept as their compact JSON text (about 130 bytes each, in one buffer),
+// and at most `event_limit` events (metadata aside) are kept. Later events are counted, not kept; the file then
 // ends with an instant "trace truncated" (global scope, pid 0, at the time of the first event
 // dropped, args: event_limit, dropped_events) and carries
 // "otherData": {"truncated": true, "event_limit": N, "dropped_events": D}, so a truncated trace
@@ -58,9 +58,16 @@ public:
   void set_process_name(int pid, const std::string& name, int sort_index = -1);
   void set_thread_name(int pid, int tid, const std::string& name, int sort_index = -1);
 
-  std::size_t num_events() const { return events_.size(); }
+  std::size_t num_events() const { return kept_; }
   std::size_t event_limit() const { return event_limit_; }
   std::size_t dropped_events() const { return dropped_; }
+  // The file's text in three parts (the kept events in the middle, not copied).
+  struct Text {
+    std::string head;
+    std::string_view events;
+    std::string tail;
+  };
+  Text text() const;
   nlohmann::json to_json() const;
   std::string to_string() const;
   // Atomic write (see atomic_write.hpp).
@@ -70,10 +77,11 @@ private:
   void record(const nlohmann::json& event);
 
   std::size_t event_limit_;
+  std::size_t kept_ = 0;
   std::size_t dropped_ = 0;
   double first_dropped_ts_ = 0.0;
   std::vector<std::string> metadata_;
-  std::vector<std::string> events_;
+  std::string events_;  // the kept events' texts, comma-separated
 };
 
 // Microseconds of a Time, as the trace format wants them.
