@@ -14,6 +14,7 @@
 
 #include <vector>
 
+#include "sim/accuracy/accuracy_run.hpp"
 #include "sim/app/data_paths.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_config.hpp"
@@ -22,5 +23,10 @@ namespace lynxsim::app {
 
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data,
                                                              const scenario::Scenario& scenario);
+
+// What the precision measurement of the scenario's methods asks sim/accuracy (model geometry,
+// representative context, methods, kv_file, seed); throws std::invalid_argument for a method the
+// measurement does not know.
+accuracy::AccuracyRequest precision_request(const scenario::Scenario& scenario);
 
 }  // namespace lynxsim::app

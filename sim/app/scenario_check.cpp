@@ -1,10 +1,13 @@
 #include "sim/app/scenario_check.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <numeric>
 #include <stdexcept>
 
+#include "sim/accuracy/head_source.hpp"
 #include "sim/app/accuracy_mapping.hpp"
+#include "sim/app/method_quality.hpp"
 #include "sim/core/saturating.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
@@ -52,6 +55,25 @@ void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
   }
 }
 
+// The kv_file must serve what the run reads from it: the precision measurement (accuracy enabled:
+// the model's geometry, enough tokens) and CacheGen's size measurement (a readable KV file).
+void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
+  if (!s.accuracy.kv_file) return;
+  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
+    return m.family == serving::MethodFamily::cachegen;
+  });
+  try {
+    if (s.accuracy.enabled) {
+      const accuracy::AccuracyRequest request = precision_request(s);
+      const accuracy::HeadSource source(request);
+    } else if (cachegen) {
+      (void)accuracy::KvFile::open(s.accuracy.kv_file->string());
+    }
+  } catch (const std::exception& e) {
+    issues.add("/accuracy/kv_file", e.what());
+  }
+}
+
 void check_trace(const scenario::Scenario& s, std::int64_t limit, IssueList& issues) {
   const std::int64_t events = trace_events_at_least(s);
   if (events <= limit) return;
@@ -81,6 +103,7 @@ scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRe
                                                  scenario::DataPaths::from_root(data.root));
   IssueList issues;
   check_accuracy_methods(s, issues);
+  if (issues.empty()) check_kv_file(s, issues);
   if (request.trace_limit) check_trace(s, *request.trace_limit, issues);
   issues.throw_if_any(s.source_file);
   return s;

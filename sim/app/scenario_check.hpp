@@ -7,6 +7,9 @@
 //   - with accuracy enabled, every method must map to a method the accuracy measurement knows
 //     (a lynx method needs at least two planes whose widths add up to 8 bits, and an anchor of
 //     fewer planes than all); the issue names /methods/N/planes or /methods/N/decode_after_planes;
+//   - a kv_file must be one the run can read: for the precision measurement, KV of the model's
+//     geometry with enough tokens; for CacheGen's size measurement, a readable KV file
+//     (/accuracy/kv_file; only headers are read);
 //   - with a trace, the events the run records at least (one per prefill layer and pass of each
 //     request, one per KV flow, three per request; all methods) must fit trace_limit, else the
 //     run is refused before it starts, naming /workload.

@@ -58,6 +58,9 @@ BandwidthTraceSpec read_trace(JsonReader& r, const json& j, const std::string& p
       r.error(child(p, "csv"), e.what());
     }
   }
+  if (!t.points.empty()) {
+    if (const auto problem = bandwidth_trace_problem(t)) r.error(p, *problem);
+  }
   return t;
 }
 
