@@ -17,7 +17,7 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   ctest --output-on-failure -j "$(nproc)" --timeout 1800
   exit
 fi
-"$root/scripts/build.sh"
+"$root/scripts/build.sh" -DLYNXSIM_CUDA="${LYNXSIM_CUDA:-AUTO}"
 "$root/scripts/fetch_model.sh" || echo "lynxsim: SmolLM2 is not available; the real-model tests will be skipped"
 cd "${LYNXSIM_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "$(nproc)"

@@ -101,6 +101,8 @@ def run_rows(folder: Path, prefix: dict | None = None) -> list:
     for name in method_order(summary):
         row = dict(prefix or {})
         row["method"] = name
+        row["lynxsim_version"] = summary.get("lynxsim_version", "")
+        row["lynxsim_commit"] = summary.get("lynxsim_commit", "")
         row.update(_request_means(requests, name))
         row.update(flatten_method(summary["methods"][name]))
         rows.append(row)

@@ -5,6 +5,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
+#include "sim/core/build_info.hpp"
 #include "sim/scenario/input_limits.hpp"
 
 namespace lynxsim::app {
@@ -45,8 +46,8 @@ void add_run_options(CLI::App& app, Parsed& p) {
 void add_calibrate(CLI::App& app, CalibrateOptions& o) {
   auto* cal = app.add_subcommand("calibrate-acceptance",
                                  "measure SmolLM2's real draft acceptance and fit the proxy's calibration");
-  cal->add_option("--contexts", o.contexts, "context lengths in tokens")->check(CLI::Range(64, 8192));
-  cal->add_option("--methods", o.methods, "speculative methods");
+  cal->add_option("--contexts", o.contexts, "context lengths in tokens")->delimiter(',')->check(CLI::Range(64, 8192));
+  cal->add_option("--methods", o.methods, "speculative methods")->delimiter(',');
   cal->add_option("--samples", o.samples, "draft windows per method and context")->check(CLI::Range(1, 1024));
   cal->add_option("--stride", o.stride, "tokens between draft windows")->check(CLI::Range(1, 1024));
   cal->add_option("--seed", o.seed, "random seed");
@@ -85,7 +86,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   auto* acc = app.add_subcommand("accuracy", "measure the precision of each transfer method");
   acc->add_option("--model", p.accuracy.model, "model card name")->required();
   acc->add_option("--context", p.accuracy.context, "context tokens")->required();
-  acc->add_option("--methods", p.accuracy.methods, "methods (default: all presets)");
+  acc->add_option("--methods", p.accuracy.methods, "methods, space- or comma-separated (default: all presets)")->delimiter(',');
   acc->add_option("--kv-file", p.accuracy.kv_file, "KV tensors captured from a real model");
   acc->add_option("--seed", p.accuracy.seed, "random seed");
   acc->add_flag("--json", p.accuracy.json, "print JSON");
@@ -123,12 +124,14 @@ int dispatch(CLI::App& app, const Parsed& p) {
 int run_cli(int argc, char** argv) {
   CLI::App app{"lynxsim: a discrete-event simulator of KV-cache transfer in disaggregated LLM serving"};
   app.require_subcommand(0, 1);
+  app.set_version_flag("--version",
+                       fmt::format("lynxsim {} ({})", lynxsim_version(), lynxsim_commit()));
   Parsed parsed;
   add_run_options(app, parsed);
   add_subcommands(app, parsed);
   try {
     app.parse(argc, argv);
-  } catch (const CLI::CallForHelp& e) {
+  } catch (const CLI::Success& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     app.exit(e);

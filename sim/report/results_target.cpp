@@ -1,5 +1,7 @@
 #include "sim/report/results_target.hpp"
 
+#include "sim/core/build_info.hpp"
+
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
@@ -55,7 +57,11 @@ bool process_is_gone(pid_t pid) {
 }  // namespace
 
 std::string results_manifest(const std::vector<std::string>& files) {
-  const nlohmann::json manifest = {{"tool", "lynxsim"}, {"schema_version", 1}, {"files", files}};
+  const nlohmann::json manifest = {{"tool", "lynxsim"},
+                                   {"schema_version", 1},
+                                   {"lynxsim_version", std::string(lynxsim_version())},
+                                   {"lynxsim_commit", std::string(lynxsim_commit())},
+                                   {"files", files}};
   return manifest.dump(2) + "\n";
 }
 

@@ -1,5 +1,7 @@
 #include "sim/report/summary_json.hpp"
 
+#include "sim/core/build_info.hpp"
+
 #include <cmath>
 
 namespace lynxsim::report {
@@ -113,6 +115,8 @@ nlohmann::json summary_json(const std::string& scenario_name,
     order.push_back(s.name);
   }
   return {{"schema_version", kSummarySchemaVersion},
+          {"lynxsim_version", std::string(lynxsim_version())},
+          {"lynxsim_commit", std::string(lynxsim_commit())},
           {"scenario", scenario_name},
           {"method_order", order},
           {"methods", methods}};

@@ -1,7 +1,8 @@
 #pragma once
 // summary.json: the per-method aggregates of one run, for sweep scripts.
 //
-// {"schema_version": 1, "scenario": name, "method_order": [names in run order],
+// {"schema_version": 1, "lynxsim_version": "0.1.0", "lynxsim_commit": git describe of the build,
+//  "scenario": name, "method_order": [names in run order],
 //  "methods": {name: {"family", "speculative", "stream", "first_token_from", "planes_bits": [..],
 //    "requests": n,
 //    "ttft_s" | "ttft_speculative_s" | "ttft_commit_s" | "ttdt_speculative_s" | "ttdt_commit_s" |

@@ -4,7 +4,8 @@
 //                     in order, so the first group's instances come first in the placement pool)
 //   prefix_cache      {"enabled": true when the section is given, "store_host": a host of the
 //                     network (required when enabled), "capacity": size, "0B" = unlimited,
-//                     "block_tokens": 512}
+//                     "block_tokens": 512, "target": "prefill" | "decode" (who receives a hit;
+//                     serving/context_loader.hpp)}
 // The store host must name a host of the network's topology, and an enabled cache needs a workload
 // whose requests carry prefix block ids (a Mooncake trace with keep_hash_ids), since a cache without
 // them could never hit.
@@ -82,28 +83,43 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
   spec.store_host = host.value_or("");
   spec.capacity = r.bytes("capacity").value_or(Bytes{0});
   spec.block_tokens = r.count("block_tokens", 1, kMaxBlockTokens).value_or(512);
+  json target_resolved = json::object();
+  spec.target = read_choice<serving::LoadTarget>(
+      r, "target", {{"prefill", serving::LoadTarget::prefill}, {"decode", serving::LoadTarget::decode}},
+      target_resolved);
   if (host && host->empty()) issues.add(r.child("store_host"), "must not be empty");
   r.finish();
   resolved = {{"enabled", spec.enabled},
               {"capacity", bytes_text(spec.capacity)},
-              {"block_tokens", spec.block_tokens}};
+              {"block_tokens", spec.block_tokens},
+              {"target", target_resolved["target"]}};
   if (host) resolved["store_host"] = *host;
+}
+
+void check_store_host(const Scenario& s, const std::string& host, const std::string& path,
+                      IssueList& issues) {
+  try {
+    const net::Topology topology = net::build_topology(s.network.topology);
+    try {
+      topology.host_by_name(host);
+    } catch (const std::invalid_argument&) {
+      issues.add(path, fmt::format("unknown host \"{}\" (hosts of the network: {})", host,
+                                   host_list(topology)));
+    }
+  } catch (const std::invalid_argument& e) {
+    issues.add("/network", e.what());
+  }
 }
 
 void check_prefix_cache(const Scenario& s, IssueList& issues) {
   const serving::PrefixCacheSpec& cache = s.serving.prefix_cache;
   if (!cache.enabled) return;
-  try {
-    const net::Topology topology = net::build_topology(s.network.topology);
-    try {
-      topology.host_by_name(cache.store_host);
-    } catch (const std::invalid_argument&) {
-      issues.add("/prefix_cache/store_host",
-                 fmt::format("unknown host \"{}\" (hosts of the network: {})", cache.store_host,
-                             host_list(topology)));
-    }
-  } catch (const std::invalid_argument& e) {
-    issues.add("/network", e.what());
+  check_store_host(s, cache.store_host, "/prefix_cache/store_host", issues);
+  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
+    return m.family == serving::MethodFamily::cachegen;
+  });
+  if (cachegen && cache.target == serving::LoadTarget::decode) {
+    issues.add("/prefix_cache/target", "cachegen loads cached prefixes to \"prefill\" only");
   }
   const bool any_ids = std::any_of(s.serving.requests.begin(), s.serving.requests.end(),
                                    [](const serving::RequestSpec& r) { return !r.hash_ids.empty(); });

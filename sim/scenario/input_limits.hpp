@@ -13,6 +13,7 @@ namespace lynxsim::scenario {
 
 inline constexpr std::int64_t kMaxTokensPerRequest = 1 << 24;      // context or output tokens
 inline constexpr std::int64_t kMaxRequests = 10'000'000;            // requests of one workload
+inline constexpr std::int64_t kMaxTraceRepeat = 1000;               // workload.trace.repeat
 inline constexpr std::int64_t kMaxTensorParallel = 1024;
 inline constexpr std::int64_t kMaxInstancesPerGroup = 4096;
 inline constexpr std::int64_t kMaxDecodeBatch = 1 << 20;
@@ -33,8 +34,8 @@ inline constexpr std::int64_t kMaxHosts = 1 << 20;
 inline constexpr std::int64_t kMaxLinks = 1 << 22;
 inline constexpr std::int64_t kMaxInstancesPerRole = 65'536;
 inline constexpr std::int64_t kMaxRanksPerRole = kMaxInstancesPerGroup * kMaxTensorParallel;
-// KV, prefix-cache and background flows of a run, all methods together: about 100 times the
-// largest bundled scenario (a Mooncake hour, under 2 million).
+// KV, store and background flows of a run, all methods together: over 200 times the largest
+// bundled scenario's bound (a Mooncake hour with a prefix cache: at most 1.2 million).
 inline constexpr std::int64_t kMaxFlows = 1 << 28;
 // Events of a trace (`--trace-limit`, default and largest value): a kept event takes about 130
 // bytes of trace.json and at most twice that of memory (2 million: a 267 MB file, 450 MB peak).

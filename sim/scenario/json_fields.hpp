@@ -9,12 +9,18 @@
 // error that says what was expected and what was found:
 //   /network/bandwidth: expected a rate like "100Gbps", got 25
 
+#include <algorithm>
 #include <cstdint>
+#include <initializer_list>
 #include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "sim/core/time.hpp"
@@ -76,5 +82,31 @@ private:
   IssueList& issues_;
   std::set<std::string, std::less<>> known_;
 };
+
+// Reads `key` as one of the named choices (the first is the default), records the chosen name in
+// resolved[key], and on an unknown name lists the choices.
+template <class Enum>
+Enum read_choice(ObjectReader& r, std::string_view key,
+                 std::initializer_list<std::pair<const char*, Enum>> choices,
+                 nlohmann::json& resolved) {
+  const auto text = r.string(key);
+  Enum chosen = choices.begin()->second;
+  if (text) {
+    const auto it = std::find_if(choices.begin(), choices.end(),
+                                 [&](const auto& c) { return *text == c.first; });
+    std::vector<std::string> names;
+    for (const auto& c : choices) names.emplace_back(c.first);
+    if (it == choices.end()) {
+      r.issues().add(r.child(key), fmt::format("expected one of \"{}\", got \"{}\"",
+                                               fmt::join(names, "\", \""), *text));
+    } else {
+      chosen = it->second;
+    }
+  }
+  for (const auto& c : choices) {
+    if (c.second == chosen) resolved[std::string(key)] = c.first;
+  }
+  return chosen;
+}
 
 }  // namespace lynxsim::scenario

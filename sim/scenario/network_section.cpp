@@ -1,5 +1,6 @@
 // The "network" section, in one of three forms:
 //   "name"                      configs/topologies/<name>.json, a network object as below
+//                               (network_preset.hpp; load_scenario expands it before overrides)
 //   {"topology": {"kind": ...}, "setup_time": ..., ...}
 //                               a network object as sim/net's parse_network reads it
 //   {"topology": "single-link", "bandwidth": "25Gbps", "latency": "10us", "setup": "1ms",
@@ -17,6 +18,7 @@
 #include "sim/net/topology_json.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/strict_json.hpp"
 
@@ -50,34 +52,15 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
   return full;
 }
 
-std::optional<nlohmann::json> load_preset(const std::string& name, const std::string& path,
-                                          SectionContext& ctx) {
-  if (!check_name(name, path, ctx.issues)) return std::nullopt;
-  const fs::path file = ctx.options.data.topologies_dir() / (name + ".json");
-  std::error_code ec;
-  if (name.empty() || name.find('/') != std::string::npos || !fs::is_regular_file(file, ec)) {
-    ctx.issues.add(path, fmt::format("unknown network preset \"{}\" (no {})", name, file.string()));
-    return std::nullopt;
-  }
-  try {
-    return parse_strict_json(read_input_file(file, kMaxConfigFileBytes));
-  } catch (const InputFileError& e) {
-    ctx.issues.add(path, e.what());
-  } catch (const StrictJsonError& e) {
-    ctx.issues.add(path, fmt::format("{}: {} {}", file.string(), e.pointer(), e.what()));
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
                               SectionContext& ctx, nlohmann::json& resolved) {
   std::optional<nlohmann::json> full;
-  std::string base_dir = ctx.options.base_dir.string();
+  const std::string base_dir = ctx.options.base_dir.string();
   if (value.is_string()) {
-    full = load_preset(value.get<std::string>(), path, ctx);
-    base_dir = ctx.options.data.topologies_dir().string();
+    full = load_network_preset(value.get<std::string>(), ctx.options.data, ctx.options.base_dir,
+                               path, ctx.issues);
   } else if (value.is_object() && value.contains("topology") && value.at("topology").is_string()) {
     ObjectReader r(value, path, ctx.issues);
     full = expand_shorthand(r);
@@ -85,9 +68,19 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
     full = value;
   }
   if (!full) return {};
+  std::optional<nlohmann::json> preset;
+  if (full->is_object() && full->contains("preset")) {
+    preset = full->at("preset");
+    full->erase("preset");
+    if (!preset->is_string()) {
+      ctx.issues.add(pointer_child(path, "preset"),
+                     fmt::format("expected the name of a network preset, got {}", describe_value(*preset)));
+    }
+  }
   try {
     net::NetworkSpec spec = net::parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
     resolved = *full;
+    if (preset) resolved["preset"] = *preset;
     if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
     const auto& sched = spec.scheduling;
     std::vector<double> weights;

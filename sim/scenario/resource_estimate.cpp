@@ -63,22 +63,23 @@ struct Flows {
   std::int64_t layer_passes = 0;
 };
 
-// KV (and prefix-fetch) flows of one method over the whole workload.
+// KV (and store-load) flows of one method over the whole workload.
 Flows method_flows(const Scenario& s, const serving::TransferMethod& m, const Pairs& pairs,
-                   std::int64_t prefill_max_tp) {
+                   std::int64_t store_ranks) {
   const auto& c = s.serving;
   const std::int64_t layers = std::max(1, c.model.num_layers);
   const bool layerwise = c.streaming == serving::StreamingMode::layerwise;
   const std::int64_t pieces_per_pass = ceil_div(layers, layerwise ? std::max(1, c.layers_per_flow) : layers);
   const std::int64_t planes = std::max(1, m.num_planes());
   const bool cachegen = m.family == serving::MethodFamily::cachegen;
+  const bool store = c.prefix_cache.enabled || c.context_loading.enabled;
   Flows f;
   for (const auto& r : c.requests) {
     const Passes passes = prefill_passes(c, r.context_tokens);
+    const std::int64_t chunks = ceil_div(std::max(1, r.context_tokens), std::max(1, m.cachegen.chunk_tokens));
     std::int64_t low = 0;
     std::int64_t high = 0;
     if (cachegen) {
-      const std::int64_t chunks = ceil_div(std::max(1, r.context_tokens), std::max(1, m.cachegen.chunk_tokens));
       low = saturating_mul(chunks, pairs.at_least);
       high = saturating_mul(chunks, pairs.at_most);
     } else {
@@ -86,13 +87,15 @@ Flows method_flows(const Scenario& s, const serving::TransferMethod& m, const Pa
       low = saturating_mul(saturating_mul(per_pass, passes.at_least), pairs.at_least);
       high = saturating_mul(saturating_mul(per_pass, passes.at_most), pairs.at_most);
     }
-    if (c.prefix_cache.enabled) {
+    if (store) {
       low = 0;
-      high = saturating_add(high, saturating_mul(planes, prefill_max_tp));
+      high = saturating_add(high, saturating_mul(saturating_add(planes, chunks), store_ranks));
     }
     f.at_least = saturating_add(f.at_least, low);
     f.at_most = saturating_add(f.at_most, high);
-    f.layer_passes = saturating_add(f.layer_passes, saturating_mul(layers, passes.at_least));
+    if (!c.context_loading.enabled) {
+      f.layer_passes = saturating_add(f.layer_passes, saturating_mul(layers, passes.at_least));
+    }
   }
   return f;
 }
@@ -119,7 +122,7 @@ ResourceEstimate estimate_resources(const Scenario& s) {
   std::int64_t background = 0;
   for (const auto& b : s.network.background) background = saturating_add(background, background_flows(b));
   for (const auto& m : s.methods) {
-    const Flows f = method_flows(s, m, pairs, prefill.max_tp);
+    const Flows f = method_flows(s, m, pairs, saturating_add(prefill.max_tp, decode.max_tp));
     e.flows_at_least = saturating_add(e.flows_at_least, f.at_least);
     e.flows_at_most = saturating_add(saturating_add(e.flows_at_most, f.at_most), background);
     e.prefill_layer_passes = saturating_add(e.prefill_layer_passes, f.layer_passes);

@@ -12,10 +12,12 @@
 //   rank pairs per piece and plane (serving/kv_head_map.hpp, n KV heads, TPs t_p and t_d):
 //             at most min(t_p * t_d, max(n, t_d)), at least max(t_d, min(t_p, n))
 //   flows     pieces * P * rank pairs; CacheGen sends ceil(c_r / chunk_tokens) chunks of one
-//             flow per rank pair; an enabled prefix cache may add P * t_p fetch flows
+//             flow per rank pair; a KV store (prefix cache or context loading) may add
+//             (P + chunks) * (t_p + t_d) flows from the store (and make the lower bound 0)
 //   background senders (periodic): ceil((stop - start) / (on + off)) flows, once per method
 // The upper bound (flows_at_most) is what the limit checks; the lower bounds (flows_at_least,
-// prefill_layer_passes: requests * L * passes) are events every run certainly produces, which
+// prefill_layer_passes: requests * L * passes, 0 with context loading, whose aggregated requests
+// skip the prefill instance) are events every run certainly produces, which
 // the application uses to refuse a trace that could not fit its limit. All counts saturate at
 // INT64_MAX.
 

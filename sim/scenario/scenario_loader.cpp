@@ -1,10 +1,11 @@
 // load_scenario: file (a regular file of at most kMaxConfigFileBytes) -> strict JSON (syntax errors
-// with line and column; depth and duplicate keys checked, strict_json.hpp) -> overrides ->
-// parse_scenario.
+// with line and column; depth and duplicate keys checked, strict_json.hpp) -> a named network preset
+// expanded (network_preset.hpp) -> overrides -> parse_scenario.
 
 #include <fmt/format.h>
 
 #include "sim/core/input_file.hpp"
+#include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/strict_json.hpp"
@@ -57,10 +58,14 @@ DataPaths DataPaths::from_root(const fs::path& root) {
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides,
                        const DataPaths& data) {
   nlohmann::json document = parse_text(read_text(file), file);
+  const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
+  IssueList preset_issues;
+  expand_network_preset(document, data, dir, preset_issues);
+  preset_issues.throw_if_any(file.string());
   IssueList override_issues;
   const auto applied = apply_overrides(document, overrides, override_issues);
   override_issues.throw_if_any(file.string());
-  ParseOptions options{data, file.parent_path().empty() ? fs::path(".") : file.parent_path()};
+  ParseOptions options{data, dir};
   try {
     return parse_scenario(document, file.string(), options);
   } catch (const ScenarioError& e) {

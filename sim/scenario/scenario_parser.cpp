@@ -2,6 +2,7 @@
 //   schema_version (required, 1), name (required; it names the default results folder, so it is
 //   1-100 characters of [A-Za-z0-9._+-] starting with a letter or digit), description, seed,
 //   model, prefill, decode (instance groups and prefix_cache in cluster_section.cpp), network,
+//   context_loading (context_loading_section.cpp),
 //   workload, methods (required), serving, speculation, slo (serving_section.cpp),
 //   accuracy {enabled: true, kv_file, profile, seed (default: the scenario seed)}.
 // A request whose context exceeds the model's max_context is an error.
@@ -157,6 +158,10 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   read_slo(section(top, "slo", false), top.child("slo"), ctx.issues, s.serving.slo, res["slo"]);
   read_prefix_cache(top.get("prefix_cache"), top.child("prefix_cache"), ctx.issues,
                     s.serving.prefix_cache, res["prefix_cache"]);
+  json loading = json::object();
+  read_context_loading(top.get("context_loading"), top.child("context_loading"), ctx.issues,
+                       s.serving.context_loading, loading);
+  if (s.serving.context_loading.enabled) res["context_loading"] = loading;
   s.accuracy = read_accuracy(section(top, "accuracy", false), top.child("accuracy"), ctx, s.seed,
                              res["accuracy"]);
 }
@@ -182,6 +187,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   if (issues.empty()) check_contexts(s, issues);
   if (issues.empty()) check_decode_capacity(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
+  if (issues.empty()) check_context_loading(s, issues);
   issues.throw_if_any(s.source_file);
   return s;
 }

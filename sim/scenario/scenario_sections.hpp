@@ -51,6 +51,13 @@ void read_prefix_cache(const nlohmann::json* value, const std::string& path, Iss
                        serving::PrefixCacheSpec& spec, nlohmann::json& resolved);
 // Checks that need the whole scenario: the store host exists, the workload has prefix block ids.
 void check_prefix_cache(const Scenario& scenario, IssueList& issues);
+// Records an issue at `path` when `host` is not a host of the scenario's network.
+void check_store_host(const Scenario& scenario, const std::string& host, const std::string& path,
+                      IssueList& issues);
+// `value` is nullptr when the scenario has no context_loading section (loading is then off).
+void read_context_loading(const nlohmann::json* value, const std::string& path, IssueList& issues,
+                          serving::ContextLoadingSpec& spec, nlohmann::json& resolved);
+void check_context_loading(const Scenario& scenario, IssueList& issues);
 net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
                               SectionContext& ctx, nlohmann::json& resolved);
 

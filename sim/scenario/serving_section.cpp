@@ -21,29 +21,6 @@ namespace {
 
 using nlohmann::json;
 
-template <class Enum>
-Enum read_choice(ObjectReader& r, std::string_view key,
-                 std::initializer_list<std::pair<const char*, Enum>> choices, json& resolved) {
-  const auto text = r.string(key);
-  Enum chosen = choices.begin()->second;
-  if (text) {
-    const auto it = std::find_if(choices.begin(), choices.end(),
-                                 [&](const auto& c) { return *text == c.first; });
-    std::vector<std::string> names;
-    for (const auto& c : choices) names.emplace_back(c.first);
-    if (it == choices.end()) {
-      r.issues().add(r.child(key), fmt::format("expected one of \"{}\", got \"{}\"",
-                                               fmt::join(names, "\", \""), *text));
-    } else {
-      chosen = it->second;
-    }
-  }
-  for (const auto& c : choices) {
-    if (c.second == chosen) resolved[std::string(key)] = c.first;
-  }
-  return chosen;
-}
-
 void read_modes(ObjectReader& r, serving::ServingConfig& cfg, json& resolved) {
   using namespace serving;
   cfg.streaming = read_choice<StreamingMode>(

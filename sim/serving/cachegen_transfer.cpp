@@ -43,9 +43,9 @@ CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network,
   }
 }
 
-int CacheGenTransfer::chunk_tokens(const RequestState& request, int chunk) const {
+int CacheGenTransfer::chunk_tokens(const Pipeline& pipeline, int chunk) const {
   const int c = params_.method->cachegen.chunk_tokens;
-  return std::min(c, request.metrics.context_tokens - chunk * c);
+  return std::min(c, pipeline.tokens - chunk * c);
 }
 
 Bytes CacheGenTransfer::bf16_bytes(int heads, int tokens) const {
@@ -64,19 +64,35 @@ void CacheGenTransfer::begin(RequestState& request) const {
   request.metrics.cachegen_text_chunks = 0;
 }
 
-void CacheGenTransfer::start(RequestState& request) {
+void CacheGenTransfer::open_pipeline(RequestState& request, int tokens,
+                                     std::vector<net::HostId> src, int src_tp) {
   const CacheGenParams& c = params_.method->cachegen;
-  const int chunks = (request.metrics.context_tokens + c.chunk_tokens - 1) / c.chunk_tokens;
+  const int chunks = (tokens + c.chunk_tokens - 1) / c.chunk_tokens;
   auto pipeline = std::make_unique<Pipeline>(Pipeline{
       quant::CacheGenAdapter(c.slo_s, static_cast<std::size_t>(chunks), c.initial_bandwidth_bytes_per_s),
-      chunks});
+      chunks, tokens, std::move(src), src_tp});
   pipelines_[request.metrics.id] = std::move(pipeline);
+}
+
+void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens) {
+  open_pipeline(request, tokens, {store}, 1);
+  Pipeline& pipeline = *pipelines_.at(request.metrics.id);
+  pipeline.encoded = pipeline.num_chunks;
+  try_send(request);
+}
+
+void CacheGenTransfer::start(RequestState& request) {
+  const CacheGenParams& c = params_.method->cachegen;
   const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
+  open_pipeline(request, request.metrics.context_tokens, params_.prefill_hosts[p],
+                params_.tp(request, false));
+  const int chunks = pipelines_.at(request.metrics.id)->num_chunks;
   const auto best = static_cast<std::size_t>(std::min<int>(params_.method->cachegen_level,
                                                            static_cast<int>(ratios_.size()) - 1));
   const auto levels = static_cast<std::int64_t>(ratios_.size() - best);
   for (int k = 0; k < chunks; ++k) {
-    const Bytes bf16 = bf16_bytes(params_.rank_heads(request, false), chunk_tokens(request, k));
+    const Bytes bf16 = bf16_bytes(params_.rank_heads(request, false),
+                                  chunk_tokens(*pipelines_.at(request.metrics.id), k));
     const Time duration = coder_time(bf16 * levels, c.encode_mb_per_s);
     const Time start = max(sim_.now(), encode_streams_[p].busy_until());
     const Time end = encode_streams_[p].submit(sim_.now(), duration);
@@ -116,11 +132,11 @@ quant::ChunkChoice CacheGenTransfer::choose(RequestState& request, Pipeline& pip
 void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
   const int chunk = pipeline.next_to_send++;
   pipeline.sending = true;
-  const int tokens = chunk_tokens(request, chunk);
-  const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const int tokens = chunk_tokens(pipeline, chunk);
+  const auto& src = pipeline.src;
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const std::vector<HeadFlow> flows = kv_head_flows(
-      params_.geometry.num_kv_heads, params_.tp(request, false), params_.tp(request, true));
+  const std::vector<HeadFlow> flows =
+      kv_head_flows(params_.geometry.num_kv_heads, pipeline.src_tp, params_.tp(request, true));
   const quant::ChunkChoice choice = choose(request, pipeline, tokens, flows);
   auto& m = request.metrics;
   auto left = std::make_shared<std::int64_t>(static_cast<std::int64_t>(flows.size()));
@@ -152,7 +168,7 @@ void CacheGenTransfer::chunk_arrived(RequestState& request, int chunk, const qua
 
 void CacheGenTransfer::decode_chunk(RequestState& request, int chunk, bool text) {
   const auto d = static_cast<std::size_t>(request.metrics.decode_instance);
-  const int tokens = chunk_tokens(request, chunk);
+  const int tokens = chunk_tokens(*pipelines_.at(request.metrics.id), chunk);
   Time duration;
   if (text) {
     const SequenceChunk seq{tokens, chunk * params_.method->cachegen.chunk_tokens};

@@ -37,6 +37,10 @@
 // offset_k cached} with no logits, so decode of chunk k overlaps the transfer of k+1.
 // decode_ready_at (= full_kv_at; cachegen is not speculative) is the end of the last chunk's decode.
 //
+// Context loading (serving_config.hpp) sends a cached prefix from a store host the same way, with
+// the store as a source of TP 1: the store holds every chunk already encoded at every level of the
+// ladder (CacheGen's storage format), so chunks go out back to back with no encode time.
+//
 // Assumptions: the encoder stream runs beside prefill passes without slowing them (CacheGen's coder
 // is a light kernel). The decoder and the recomputation run on the decode GPU's KV stream, which
 // the decode steps share: a step pauses while they run (decode_instance.hpp).
@@ -70,6 +74,8 @@ public:
   void begin(RequestState& request) const;
   // Starts encoding and sending the request's whole context (every layer must exist).
   void start(RequestState& request);
+  // Starts sending `tokens` of cached prefix, stored encoded, from `store` to the decode ranks.
+  void load(RequestState& request, net::HostId store, int tokens);
 
   // The level ratios in use, index = level (levels above the method's best level included).
   const std::vector<double>& level_ratios() const { return ratios_; }
@@ -78,13 +84,17 @@ private:
   struct Pipeline {
     quant::CacheGenAdapter adapter;
     int num_chunks = 0;
+    int tokens = 0;
+    std::vector<net::HostId> src;
+    int src_tp = 1;
     int encoded = 0;
     int next_to_send = 0;
     int decoded = 0;
     bool sending = false;
   };
 
-  int chunk_tokens(const RequestState& request, int chunk) const;
+  void open_pipeline(RequestState& request, int tokens, std::vector<net::HostId> src, int src_tp);
+  int chunk_tokens(const Pipeline& pipeline, int chunk) const;
   Bytes bf16_bytes(int heads, int tokens) const;
   Bytes flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const;
   quant::ChunkChoice choose(RequestState& request, Pipeline& pipeline, int tokens,

@@ -61,10 +61,12 @@ Bytes KvTransfer::block_bytes(int block_tokens) const {
 }
 
 void KvTransfer::begin(RequestState& request) const {
-  request.pieces.clear();
-  request.all_sent = false;
-  request.pieces_ready = 0;
-  request.pieces_full = 0;
+  if (!request.prefix_from_store) {
+    request.pieces.clear();
+    request.all_sent = false;
+    request.pieces_ready = 0;
+    request.pieces_full = 0;
+  }
   if (cachegen_) {
     cachegen_->begin(request);
     return;
@@ -90,9 +92,36 @@ void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) 
     return;
   }
   const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  send_flows(request, src, params_.tp(request, false), layers, tokens, last);
+}
+
+void KvTransfer::load(RequestState& request, net::HostId store, int tokens, bool last) {
+  if (request.aggregated) {
+    request.pieces.clear();
+    request.all_sent = false;
+    request.pieces_ready = 0;
+    request.pieces_full = 0;
+    if (cachegen_) {
+      cachegen_->begin(request);
+    } else {
+      request.metrics.plane_bytes =
+          transfer_plane_bytes(*params_.method, params_.geometry, 1, params_.tp(request, true),
+                               tokens, params_.measured_size_ratio);
+    }
+  }
+  if (cachegen_) {
+    request.all_sent = request.all_sent || last;
+    cachegen_->load(request, store, tokens);
+    return;
+  }
+  send_flows(request, {store}, 1, params_.geometry.num_layers, tokens, last);
+}
+
+void KvTransfer::send_flows(RequestState& request, const std::vector<net::HostId>& src, int src_tp,
+                            int layers, int tokens, bool last) {
   const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
-  const std::vector<HeadFlow> flows = kv_head_flows(
-      params_.geometry.num_kv_heads, params_.tp(request, false), params_.tp(request, true));
+  const std::vector<HeadFlow> flows =
+      kv_head_flows(params_.geometry.num_kv_heads, src_tp, params_.tp(request, true));
   const auto count = static_cast<int>(flows.size());
   const std::size_t index = request.pieces.size();
   request.pieces.push_back({layers, tokens, params_.method->decode_after_planes * count,

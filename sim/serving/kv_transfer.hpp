@@ -28,6 +28,12 @@
 // piece is handed over, the whole context goes out in chunks with a per-chunk quality level, and
 // encode_time() is zero (its coder runs chunk by chunk on its own stream).
 //
+// Context loading (serving_config.hpp) sends a cached prefix from a store host straight to the
+// decode ranks: one piece of every layer over the cached tokens, sent as above with the store as a
+// source of TP 1 (each decode rank receives the heads it holds, kv_head_map.hpp), so the anchor
+// leads and decode may start on it. A request loaded for a disaggregated decode keeps these pieces
+// when its prefill begins, and its prefill then sends the suffix only.
+//
 // A prefix fetch moves the cached prefix (every layer, the method's planes, each plane one flow
 // per prefill rank from the store host, in the plane's priority class) and completes when every
 // flow has arrived: the prefill GPU needs the exact KV to attend to it.
@@ -74,12 +80,17 @@ public:
   KvTransfer(const KvTransfer&) = delete;
   KvTransfer& operator=(const KvTransfer&) = delete;
 
-  // Resets the request's pieces and sets its bytes per plane.
+  // Resets the request's pieces and sets its bytes per plane (a request whose prefix comes from
+  // the store keeps the store's pieces).
   void begin(RequestState& request) const;
   // Duration of the encode kernel of `layers` layers over `tokens` tokens on one prefill rank.
   Time encode_time(const RequestState& request, int layers, int tokens) const;
   // Starts the flows of one piece now; `last` marks the request's final piece.
   void send(RequestState& request, int layers, int tokens, bool last);
+  // Loads `tokens` of cached prefix from `store` to the request's decode ranks; `last` when the
+  // store's piece is all the request will receive (aggregated serving, which also resets the
+  // request's transfer here: it has no prefill instance).
+  void load(RequestState& request, net::HostId store, int tokens, bool last);
   // Fetches `tokens` of cached prefix from `store` to the request's prefill ranks.
   void fetch_prefix(RequestState& request, net::HostId store, int tokens,
                     std::function<void()> done);
@@ -92,6 +103,8 @@ private:
   std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   std::vector<Bytes> rank_bytes(const RequestState& request, int layers, int tokens) const;
   Bytes bf16_bytes(int heads, int layers, int tokens) const;
+  void send_flows(RequestState& request, const std::vector<net::HostId>& src, int src_tp,
+                  int layers, int tokens, bool last);
   void on_flow_done(RequestState& request, std::size_t piece, int plane);
   void run_decode_kernel(RequestState& request, std::size_t piece, int planes, bool full);
   void piece_decoded(RequestState& request, bool ready, bool full);

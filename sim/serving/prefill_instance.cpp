@@ -28,8 +28,9 @@ void PrefillInstance::add_slice(std::map<QueueKey, RequestState*>::iterator it, 
   }
   const bool first = r.prefilled_tokens == r.metrics.cached_tokens;
   const bool last = tokens == r.tokens_to_prefill();
-  pass_.push_back({&r, tokens, r.prefilled_tokens, tokens + (first ? r.metrics.cached_tokens : 0),
-                   last});
+  const bool prefix_here = first && !r.prefix_from_store;
+  pass_.push_back({&r, tokens, r.prefilled_tokens,
+                   tokens + (prefix_here ? r.metrics.cached_tokens : 0), last});
   if (last) queue_.erase(it);
 }
 
@@ -121,7 +122,7 @@ void PrefillInstance::after_pass() {
     s.request->metrics.prefill_done_at = sim_.now();
     on_done_(*s.request);
     if (params_.streaming == StreamingMode::after_prefill) {
-      encode += transfer_.encode_time(*s.request, layers, s.request->metrics.context_tokens);
+      encode += transfer_.encode_time(*s.request, layers, s.request->tokens_from_prefill());
     }
   }
   if (params_.streaming == StreamingMode::layerwise) {
@@ -133,7 +134,7 @@ void PrefillInstance::after_pass() {
     if (s.last) done.push_back(s.request);
   }
   sim_.schedule_in(encode, [this, done, layers] {
-    for (RequestState* r : done) transfer_.send(*r, layers, r->metrics.context_tokens, true);
+    for (RequestState* r : done) transfer_.send(*r, layers, r->tokens_from_prefill(), true);
     start_next();
   });
 }

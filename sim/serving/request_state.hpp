@@ -29,6 +29,11 @@ struct RequestState {
   int pieces_ready = 0;
   int pieces_full = 0;
 
+  // Context loading (serving_config.hpp): the cached prefix reaches the decode GPU from the store
+  // (targets decode and aggregated), and the whole request is served there (aggregated).
+  bool prefix_from_store = false;
+  bool aggregated = false;
+
   bool prefill_started = false;
   int prefilled_tokens = 0;  // context tokens whose KV exists on the prefill instance
   std::int64_t reserved_bytes = 0;
@@ -51,6 +56,10 @@ struct RequestState {
     return metrics.context_tokens + metrics.committed_tokens + drafts;
   }
   int tokens_to_prefill() const { return metrics.context_tokens - prefilled_tokens; }
+  // Tokens whose KV the prefill instance sends (the suffix when the store sends the prefix).
+  int tokens_from_prefill() const {
+    return metrics.context_tokens - (prefix_from_store ? metrics.cached_tokens : 0);
+  }
 };
 
 }  // namespace lynxsim::serving

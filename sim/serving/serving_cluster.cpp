@@ -56,6 +56,28 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
     if (config.prefix_cache.block_tokens < 1) throw std::invalid_argument("cache blocks need tokens");
     store_host_ = network_->host_by_name(config.prefix_cache.store_host);
     cache_.emplace(config.prefix_cache.capacity, transfer_->block_bytes(config.prefix_cache.block_tokens));
+    if (config.prefix_cache.target == LoadTarget::aggregated ||
+        (config.prefix_cache.target == LoadTarget::decode && method.family == MethodFamily::cachegen)) {
+      throw std::invalid_argument("a prefix cache loads to prefill, or to decode for a planed method");
+    }
+  }
+  if (config.context_loading.enabled) {
+    if (config.prefix_cache.enabled) {
+      throw std::invalid_argument("context loading and a prefix cache cannot be combined");
+    }
+    if (config.context_loading.target == LoadTarget::aggregated &&
+        config.first_token_from == FirstTokenSource::prefill) {
+      throw std::invalid_argument("an aggregated instance makes its first token in a decode step");
+    }
+    if (method.family == MethodFamily::cachegen && config.context_loading.target == LoadTarget::decode) {
+      throw std::invalid_argument("cachegen loads context to the prefill or an aggregated instance only");
+    }
+    std::vector<const TimingModel*> timing;
+    for (const auto& t : decode_timing_) timing.push_back(t.get());
+    loader_.emplace(sim, config.context_loading, network_->host_by_name(config.context_loading.store_host),
+                    *transfer_, std::move(timing), method.speculative(),
+                    [this](RequestState& r) { decode_of(r).on_decode_ready(r); },
+                    [this](RequestState& r) { decode_of(r).on_full_kv(r); });
   }
   if (config.measure_links) links_.emplace(sim);
 }
@@ -83,8 +105,14 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
   }
   transfer_ = std::make_unique<KvTransfer>(
       sim_, *network_, std::move(tp),
-      [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_decode_ready(r); },
-      [this](RequestState& r) { decode_[static_cast<std::size_t>(r.metrics.decode_instance)]->on_full_kv(r); });
+      [this](RequestState& r) {
+        if (r.aggregated) loader_->kv_ready(r);
+        else decode_of(r).on_decode_ready(r);
+      },
+      [this](RequestState& r) {
+        if (r.aggregated) loader_->kv_full(r);
+        else decode_of(r).on_full_kv(r);
+      });
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
                           config_.speculation.max_draft_tokens, acceptance, method.speculative(),
@@ -108,14 +136,28 @@ void ServingCluster::schedule(std::deque<RequestState>& requests) {
 
 void ServingCluster::arrive(RequestState& request) {
   auto& m = request.metrics;
-  m.prefill_instance = router_.pick_prefill(prefill_);
+  const bool aggregated = loader_ && loader_->target() == LoadTarget::aggregated;
+  if (!aggregated) m.prefill_instance = router_.pick_prefill(prefill_);
   m.decode_instance = router_.pick_decode(decode_, request);
-  decode_[static_cast<std::size_t>(m.decode_instance)]->on_routed(request);
+  decode_of(request).on_routed(request);
+  if (aggregated) {
+    loader_->start(request, nullptr);
+    return;
+  }
   PrefillInstance& prefill = *prefill_[static_cast<std::size_t>(m.prefill_instance)];
+  if (loader_) {
+    loader_->start(request, &prefill);
+    return;
+  }
   if (!cache_ || request.hash_ids == nullptr) {
     prefill.submit(request);
     return;
   }
+  arrive_with_cache(request, prefill);
+}
+
+void ServingCluster::arrive_with_cache(RequestState& request, PrefillInstance& prefill) {
+  auto& m = request.metrics;
   const int hits = cache_->lookup(*request.hash_ids);
   const auto block = static_cast<std::int64_t>(config_.prefix_cache.block_tokens);
   m.cached_tokens = static_cast<int>(std::min<std::int64_t>(hits * block, m.context_tokens - 1));
@@ -124,12 +166,11 @@ void ServingCluster::arrive(RequestState& request) {
     prefill.submit(request);
     return;
   }
-  request.prefilled_tokens = m.cached_tokens;
-  prefill.expect(request);
-  transfer_->fetch_prefix(request, store_host_, m.cached_tokens, [this, &request, &prefill] {
-    request.metrics.cache_fetch_time = sim_.now() - request.metrics.arrived_at;
-    prefill.submit_expected(request);
-  });
+  if (config_.prefix_cache.target == LoadTarget::decode) {
+    request.prefix_from_store = true;
+    transfer_->load(request, store_host_, m.cached_tokens, false);
+  }
+  fetch_then_prefill(sim_, *transfer_, request, store_host_, prefill);
 }
 
 void ServingCluster::prefill_done(RequestState& request) {

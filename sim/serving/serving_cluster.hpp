@@ -7,7 +7,9 @@
 // and the store sends it to the prefill instance, the prompt joins the prefill queue, its KV streams
 // to the decode instance, it decodes there and finishes. When its prefill finishes, its blocks
 // enter the cache. With the first token taken from prefill, that token is committed at
-// prefill_done_at (a one-token request then finishes there).
+// prefill_done_at (a one-token request then finishes there). With context loading
+// (context_loader.hpp) the cached prefix comes from the store instead, to the GPU the scenario names;
+// an aggregated request skips the prefill instances and is served by its decode instance alone.
 
 #include <deque>
 #include <memory>
@@ -17,6 +19,7 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/net/network.hpp"
+#include "sim/serving/context_loader.hpp"
 #include "sim/serving/decode_instance.hpp"
 #include "sim/serving/kv_transfer.hpp"
 #include "sim/serving/link_usage.hpp"
@@ -40,6 +43,10 @@ public:
 private:
   void build_instances(const TransferMethod& method, double acceptance, const MethodQuality& quality);
   void arrive(RequestState& request);
+  void arrive_with_cache(RequestState& request, PrefillInstance& prefill);
+  DecodeInstance& decode_of(const RequestState& request) {
+    return *decode_[static_cast<std::size_t>(request.metrics.decode_instance)];
+  }
   void prefill_done(RequestState& request);
 
   Simulator& sim_;
@@ -53,6 +60,7 @@ private:
   RequestRouter router_;
   std::optional<PrefixCache> cache_;
   net::HostId store_host_ = 0;
+  std::optional<ContextLoader> loader_;
   std::optional<LinkUsage> links_;
 };
 

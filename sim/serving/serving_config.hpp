@@ -88,12 +88,41 @@ struct DecodeMemorySpec {
   double usable_fraction = 0.9;
 };
 
-// A KV store host holding 512-token prefix blocks (Mooncake hash_ids) encoded with the method.
+
+// Context loading (CacheGen's and LMCache's setting, and KV-store hits in disaggregated serving):
+// the KV of every request's first c tokens is in a store host, encoded with the method, and is
+// loaded over the network instead of being prefilled. c = cached_tokens when given, else
+// floor(cached_fraction * context); c is capped at context - 1 (the last prompt token is always
+// prefilled: its logits give the first token). The target is the GPU that receives the planes:
+//   prefill     the prefill instance (as a prefix-cache hit): the suffix prefill needs the exact
+//               prefix, so it waits for every plane; the whole context then goes to decode as usual.
+//   decode      the decode instance receives the prefix from the store (anchor first, decode may
+//               speculate on it); the prefill instance fetches the exact prefix too, prefills the
+//               suffix and sends only the suffix's KV.
+//   aggregated  one instance serves the request (the decode group's GPU): the store sends the
+//               prefix there, the suffix is prefilled on that GPU as soon as the planes decode needs
+//               are in, and a speculative method prefills the suffix again on the full KV (the
+//               suffix's KV attended to the anchor) before its drafts are verified.
+enum class LoadTarget { prefill, decode, aggregated };
+
+struct ContextLoadingSpec {
+  bool enabled = false;
+  std::string store_host;
+  LoadTarget target = LoadTarget::aggregated;
+  int cached_tokens = 0;  // > 0: a fixed count; 0: cached_fraction of the context
+  double cached_fraction = 0.0;
+
+  int cached_for(int context_tokens) const;
+};
+
+// A KV store host holding 512-token prefix blocks (Mooncake hash_ids) encoded with the method; a
+// hit is loaded to `target` (prefill or decode, as for context loading).
 struct PrefixCacheSpec {
   bool enabled = false;
   std::string store_host;
   Bytes capacity{0};
   int block_tokens = 512;
+  LoadTarget target = LoadTarget::prefill;
 };
 
 // Service-level objectives for goodput: a request meets them when TTFT <= ttft and TPOT <= tpot
@@ -120,6 +149,7 @@ struct ServingConfig {
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;
   PrefixCacheSpec prefix_cache;
+  ContextLoadingSpec context_loading;
   ServingSlo slo;
   // Layer-wise streaming sends one flow per plane per rank for every `layers_per_flow` layers.
   int layers_per_flow = 1;
