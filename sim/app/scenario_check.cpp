@@ -78,7 +78,7 @@ void check_trace(const scenario::Scenario& s, std::int64_t limit, IssueList& iss
   const std::int64_t events = trace_events_at_least(s);
   if (events <= limit) return;
   const auto requests = static_cast<std::int64_t>(s.serving.requests.size());
-  const std::int64_t fitting = std::max<std::int64_t>(1, requests * (limit / 2) / std::max<std::int64_t>(1, events));
+  const std::int64_t fitting = std::max<std::int64_t>(1, requests * (limit / 2) / events);
   issues.add("/workload",
              fmt::format("with --trace this run records at least {} trace events (prefill layers, "
                          "KV flows and requests of {} requests x {} methods), more than the trace "
@@ -92,7 +92,8 @@ void check_trace(const scenario::Scenario& s, std::int64_t limit, IssueList& iss
 
 std::int64_t trace_events_at_least(const scenario::Scenario& s) {
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
-  const std::int64_t per_request = saturating_mul(3, saturating_mul(e.requests, static_cast<std::int64_t>(s.methods.size())));
+  const auto methods = static_cast<std::int64_t>(s.methods.size());
+  const std::int64_t per_request = saturating_mul(3, saturating_mul(e.requests, methods));
   return saturating_add(saturating_add(e.prefill_layer_passes, e.flows_at_least), per_request);
 }
 

@@ -42,11 +42,13 @@ TEST_CASE("the closed-form topology size equals the built topology's") {
 
 TEST_CASE("a topology size saturates instead of overflowing") {
   const LinkSpec l = link_of(100, 1);
-  const TopologySize size = topology_size(LeafSpineTopology{1'000'000, 1'000'000, 1'000'000, l, l, std::nullopt});
+  const TopologySize size =
+      topology_size(LeafSpineTopology{1'000'000, 1'000'000, 1'000'000, l, l, std::nullopt});
   CHECK(size.hosts == 1'000'000'000'000);
   CHECK(size.links == 1'000'000'000'000 + 1'000'000'000'000);
   CHECK(topology_size(FatTreeTopology{1'000'000, l, std::nullopt}).hosts == 250'000'000'000'000'000);
-  const TopologySize huge = topology_size(FatTreeTopology{std::numeric_limits<int>::max() - 1, l, std::nullopt});
+  const TopologySize huge =
+      topology_size(FatTreeTopology{std::numeric_limits<int>::max() - 1, l, std::nullopt});
   CHECK(huge.hosts >= std::numeric_limits<std::int64_t>::max() / 4);
   CHECK(huge.links >= huge.hosts);
 }
@@ -67,7 +69,8 @@ TEST_CASE("a topology over the host or link limit is refused at its path before 
 }
 
 TEST_CASE("host and link names with control characters are refused at their path") {
-  const nlohmann::json j = {{"topology", {{"kind", "single-link"}, {"link", {{"rate", "1Gbps"}, {"latency", "1us"}}}}},
+  const nlohmann::json link = {{"rate", "1Gbps"}, {"latency", "1us"}};
+  const nlohmann::json j = {{"topology", {{"kind", "single-link"}, {"link", link}}},
                             {"prefill_hosts", {"prefill\nx"}},
                             {"traces", {{{"link", "li\tnk"}, {"points", {{"0s", "1Gbps"}}}}}}};
   try {
