@@ -11,7 +11,9 @@ namespace {
 
 using serving::InstanceSpec;
 
-std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return b <= 0 ? a : (a + b - 1) / b; }
+std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return b <= 0 ? a : a / b + (a % b != 0 ? 1 : 0);
+}
 
 struct Role {
   std::int64_t instances = 0;
@@ -100,10 +102,14 @@ Flows method_flows(const Scenario& s, const serving::TransferMethod& m, const Pa
   return f;
 }
 
+// Raw picoseconds with saturation: the times are the user's, and their sum may not fit a Time.
 std::int64_t background_flows(const net::BackgroundSpec& b) {
   if (!b.on_time) return 1;
-  const std::int64_t period = (*b.on_time + b.off_time).ps();
-  return period <= 0 ? kSaturatedCount : ceil_div((b.stop_at - b.start_at).ps(), period);
+  const std::int64_t period = saturating_add(std::max<std::int64_t>(0, b.on_time->ps()),
+                                             std::max<std::int64_t>(0, b.off_time.ps()));
+  std::int64_t span = 0;
+  if (__builtin_sub_overflow(b.stop_at.ps(), b.start_at.ps(), &span)) span = kSaturatedCount;
+  return period <= 0 ? kSaturatedCount : ceil_div(std::max<std::int64_t>(0, span), period);
 }
 
 }  // namespace

@@ -112,3 +112,15 @@ TEST_CASE("a background sender of tiny periods is refused at its path") {
   check_resource_limits(s, issues);
   CHECK(has_path(issues, "/network/background/0"));
 }
+
+TEST_CASE("background periods near the end of the clock are counted without overflow") {
+  Scenario s = one_request(32, 8, 1, 1, "int8");
+  net::BackgroundSpec b;
+  b.on_time = Time::from_ps(6'000'000'000'000'000'000);
+  b.off_time = Time::from_ps(6'000'000'000'000'000'000);
+  b.stop_at = Time::from_ps(9'000'000'000'000'000'000);
+  s.network.background.push_back(b);
+  IssueList issues;
+  CHECK_NOTHROW(check_resource_limits(s, issues));
+  CHECK(issues.empty());
+}
