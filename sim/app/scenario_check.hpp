@@ -5,8 +5,9 @@
 // Beyond the scenario layer's checks (parse_scenario: syntax, keys, types, units, limits and the
 // resource estimate of scenario/resource_estimate.hpp), it checks what needs the other layers:
 //   - with accuracy enabled, every method must map to a method the accuracy measurement knows
-//     (a lynx method needs at least two planes whose widths add up to 8 bits, and an anchor of
-//     fewer planes than all); the issue names /methods/N/planes or /methods/N/decode_after_planes;
+//     (a lynx method with a midpoint anchor needs at least two planes whose widths add up to 8,
+//     and an anchor of fewer planes than all); the issue names /methods/N/planes or
+//     /methods/N/decode_after_planes;
 //   - a kv_file must be one the run can read: for the precision measurement, KV of the model's
 //     geometry with enough tokens; for CacheGen's size measurement, a readable KV file
 //     (/accuracy/kv_file; only headers are read);
