@@ -103,6 +103,7 @@ def run_rows(folder: Path, prefix: dict | None = None) -> list:
         row["method"] = name
         row["lynxsim_version"] = summary.get("lynxsim_version", "")
         row["lynxsim_commit"] = summary.get("lynxsim_commit", "")
+        row["engine"] = summary.get("engine", "")
         row.update(_request_means(requests, name))
         row.update(flatten_method(summary["methods"][name]))
         rows.append(row)

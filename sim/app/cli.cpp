@@ -38,6 +38,8 @@ void add_run_options(CLI::App& app, Parsed& p) {
                "replace --out even when it exists and is not a lynxsim results folder");
   app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
+  app.add_flag("--wide", p.run.wide, "the table with every column (E2E, all baselines and metrics)");
+  app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
   add_trace_limit(app, p.run.trace_limit);
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
@@ -92,8 +94,12 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
   add_calibrate(app, p.calibrate);
-  app.add_subcommand("calibrate-timing", "timing model against public measurements (median and worst error)")
-      ->add_option("--data", p.calibrate_timing.data, "CSV file or folder (default data/calibration/timing)");
+  auto* timing = app.add_subcommand("calibrate-timing",
+                                    "timing model against public measurements (median and worst error)");
+  timing->add_option("--data", p.calibrate_timing.data,
+                     "CSV file or folder (default data/calibration/timing)");
+  timing->add_flag("--fit", p.calibrate_timing.fit,
+                   "fit the GPU constants on the calibration points (not the hold-out), print them");
   add_bench(app, p.bench);
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");

@@ -21,6 +21,8 @@ struct RunOptions {
   std::int64_t trace_limit = 0;  // events kept in trace.json (cli.cpp sets the default)
   bool quiet = false;
   bool force = false;
+  bool wide = false;
+  bool percentiles = false;
 };
 
 // `lynxsim validate FILE`: the checks of a run (scenario_check.hpp), with the run's --trace.
@@ -81,6 +83,7 @@ struct BenchOptions {
 // calibrate-timing: the timing model against the public measurements in data/calibration/timing/.
 struct CalibrateTimingOptions {
   std::filesystem::path data;  // a CSV file or a folder of them; empty: the bundled set
+  bool fit = false;            // fit the GPU constants on the calibration points, print them
 };
 
 int cmd_run(const DataPaths& data, const RunOptions& options);

@@ -12,6 +12,7 @@
 // and the metric proxy_acceptance keeps the uncalibrated proxy. cachegen also gets its measured size.
 // With accuracy disabled, every method gets acceptance 1 and no metrics.
 
+#include <string>
 #include <vector>
 
 #include "sim/accuracy/accuracy_run.hpp"
@@ -28,5 +29,14 @@ std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& da
 // representative context, methods, kv_file, seed); throws std::invalid_argument for a method the
 // measurement does not know.
 accuracy::AccuracyRequest precision_request(const scenario::Scenario& scenario);
+
+// The acceptance a scenario run gives `method` on `model` at `context` tokens from its measured
+// proxy, and where it comes from (as above).
+struct RunAcceptance {
+  double value = 1.0;
+  std::string source;
+};
+RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
+                             const std::string& method, double proxy);
 
 }  // namespace lynxsim::app
