@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian packages lynxsim needs, if any is missing. Needs root (or sudo) only when
-# something has to be installed.
+# something has to be installed. clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers)
+# build the scenario-loader fuzz target of the test suite (scripts/fuzz.sh).
 set -euo pipefail
 
 packages=(
-  g++ cmake make pkg-config
+  g++ cmake make pkg-config clang libclang-rt-dev
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev
   python3 python3-pip python3-matplotlib
 )

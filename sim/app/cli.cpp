@@ -6,14 +6,14 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/core/build_info.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace lynxsim::app {
 namespace {
 
 struct Parsed {
   RunOptions run;
-  std::filesystem::path validate_file;
-  std::vector<std::string> validate_overrides;
+  ValidateOptions validate;
   EstimateOptions estimate;
   AccuracyOptions accuracy;
   CalibrateOptions calibrate;
@@ -21,6 +21,15 @@ struct Parsed {
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
 };
+
+void add_trace_limit(CLI::App& app, std::int64_t& limit) {
+  limit = scenario::kDefaultTraceEvents;
+  app.add_option("--trace-limit", limit,
+                 fmt::format("events kept in trace.json (default {}); a run that records more "
+                             "keeps the first ones and marks the trace truncated",
+                             scenario::kDefaultTraceEvents))
+      ->check(CLI::Range(std::int64_t{1}, scenario::kMaxTraceEvents));
+}
 
 void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--scenario", p.run.scenario, "scenario file to run");
@@ -32,6 +41,7 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_flag("--wide", p.run.wide, "the table with every column (E2E, all baselines and metrics)");
   app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
+  add_trace_limit(app, p.run.trace_limit);
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
 }
 
@@ -63,8 +73,10 @@ void add_bench(CLI::App& app, BenchOptions& o) {
 
 void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
-  validate->add_option("file", p.validate_file, "scenario file")->required();
-  validate->add_option("--set", p.validate_overrides, "override a field: path=value");
+  validate->add_option("file", p.validate.file, "scenario file")->required();
+  validate->add_option("--set", p.validate.overrides, "override a field: path=value");
+  validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would");
+  add_trace_limit(*validate, p.validate.trace_limit);
   app.add_subcommand("list", "list models, hardware and transfer methods");
   auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
   est->add_option("--model", p.estimate.model, "model card name")->required();
@@ -98,7 +110,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
 
 int dispatch(CLI::App& app, const Parsed& p) {
   const DataPaths data = default_data_paths();
-  if (app.got_subcommand("validate")) return cmd_validate(data, p.validate_file, p.validate_overrides);
+  if (app.got_subcommand("validate")) return cmd_validate(data, p.validate);
   if (app.got_subcommand("list")) return cmd_list(data);
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);

@@ -2,22 +2,21 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/scenario_check.hpp"
 #include "sim/app/trace_observer.hpp"
 #include "sim/net/network_factory.hpp"
 #include "sim/report/method_summary.hpp"
 #include "sim/report/result_table.hpp"
 #include "sim/report/results_folder.hpp"
 #include "sim/report/results_target.hpp"
-#include "sim/scenario/scenario.hpp"
+#include "sim/scenario/resource_estimate.hpp"
 #include "sim/serving/serving_run.hpp"
 
 namespace lynxsim::app {
 namespace {
 
-scenario::Scenario load(const DataPaths& data, const std::filesystem::path& file,
-                        std::vector<std::string> overrides, std::optional<std::uint64_t> seed) {
-  if (seed) overrides.push_back(fmt::format("seed={}", *seed));
-  return scenario::load_scenario(file, overrides, scenario::DataPaths::from_root(data.root));
+std::optional<std::int64_t> trace_limit(bool trace, std::int64_t limit) {
+  return trace ? std::optional<std::int64_t>(limit) : std::nullopt;
 }
 
 std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
@@ -38,14 +37,24 @@ std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
   return results;
 }
 
+void warn_if_truncated(const report::TraceWriter& trace) {
+  if (trace.dropped_events() == 0) return;
+  fmt::print(stderr,
+             "lynxsim: warning: trace.json holds the first {} events of the run and ends with a "
+             "\"trace truncated\" marker; {} more were dropped (raise --trace-limit or trace fewer "
+             "requests)\n", trace.event_limit(), trace.dropped_events());
+}
+
 }  // namespace
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
-  const scenario::Scenario s = load(data, options.scenario, options.overrides, options.seed);
+  const scenario::Scenario s = load_checked_scenario(
+      data, {options.scenario, options.overrides, options.seed,
+             trace_limit(options.trace, options.trace_limit)});
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
   report::check_results_target(out, options.force);
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
-  report::TraceWriter trace;
+  report::TraceWriter trace(static_cast<std::size_t>(options.trace_limit));
   const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
   report::RunOutputs outputs;
   outputs.scenario_name = s.name;
@@ -67,15 +76,21 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
     fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth),
                report::format_result_table(report::summarize_methods(results), table));
   }
+  warn_if_truncated(trace);
   fmt::print("results: {}\n", out.string());
   return 0;
 }
 
-int cmd_validate(const DataPaths& data, const std::filesystem::path& file,
-                 const std::vector<std::string>& overrides) {
-  const scenario::Scenario s = load(data, file, overrides, std::nullopt);
-  fmt::print("{}: ok ({} methods, {} requests)\n", file.string(), s.methods.size(),
-             s.serving.requests.size());
+int cmd_validate(const DataPaths& data, const ValidateOptions& options) {
+  const scenario::Scenario s = load_checked_scenario(
+      data, {options.file, options.overrides, std::nullopt,
+             trace_limit(options.trace, options.trace_limit)});
+  const scenario::ResourceEstimate e = scenario::estimate_resources(s);
+  fmt::print("{}: ok ({} methods, {} requests; {} hosts, {} links, {} + {} GPUs, at most {} "
+             "flows{})\n", options.file.string(), s.methods.size(), s.serving.requests.size(),
+             e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks, e.flows_at_most,
+             options.trace ? fmt::format(", at least {} trace events", trace_events_at_least(s))
+                           : std::string());
   return 0;
 }
 

@@ -18,10 +18,19 @@ struct RunOptions {
   std::vector<std::string> overrides;
   std::optional<std::uint64_t> seed;
   bool trace = false;
+  std::int64_t trace_limit = 0;  // events kept in trace.json (cli.cpp sets the default)
   bool quiet = false;
   bool force = false;
   bool wide = false;
   bool percentiles = false;
+};
+
+// `lynxsim validate FILE`: the checks of a run (scenario_check.hpp), with the run's --trace.
+struct ValidateOptions {
+  std::filesystem::path file;
+  std::vector<std::string> overrides;
+  bool trace = false;
+  std::int64_t trace_limit = 0;
 };
 
 struct EstimateOptions {
@@ -78,8 +87,7 @@ struct CalibrateTimingOptions {
 };
 
 int cmd_run(const DataPaths& data, const RunOptions& options);
-int cmd_validate(const DataPaths& data, const std::filesystem::path& scenario,
-                 const std::vector<std::string>& overrides);
+int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);

@@ -93,14 +93,7 @@ std::optional<accuracy::CalibrationFile> load_calibration(const DataPaths& data)
 std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities(s.methods.size());
   if (!s.accuracy.enabled) return qualities;
-  accuracy::AccuracyRequest request;
-  request.geometry = kv_geometry_of(s.serving.model);
-  request.context = representative_context(s.serving);
-  request.seed = s.accuracy.seed;
-  for (const auto& m : s.methods) request.methods.push_back(accuracy_method_of(m));
-  if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
-  request.cache_dir = accuracy::default_accuracy_cache_dir();
-  request.threads = hardware_threads();
+  const accuracy::AccuracyRequest request = precision_request(s);
   const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
   const auto calibration = load_calibration(data);
   const AcceptanceContext a{s.serving.model.name, request.context, calibration ? &*calibration : nullptr};
@@ -109,6 +102,18 @@ std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, con
 }
 
 }  // namespace
+
+accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
+  accuracy::AccuracyRequest request;
+  request.geometry = kv_geometry_of(s.serving.model);
+  request.context = representative_context(s.serving);
+  request.seed = s.accuracy.seed;
+  for (const auto& m : s.methods) request.methods.push_back(accuracy_method_of(m));
+  if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
+  request.cache_dir = accuracy::default_accuracy_cache_dir();
+  request.threads = hardware_threads();
+  return request;
+}
 
 RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
                              const std::string& method, double proxy) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/accuracy/accuracy_run.hpp"
 #include "sim/app/data_paths.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_config.hpp"
@@ -23,6 +24,11 @@ namespace lynxsim::app {
 
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data,
                                                              const scenario::Scenario& scenario);
+
+// What the precision measurement of the scenario's methods asks sim/accuracy (model geometry,
+// representative context, methods, kv_file, seed); throws std::invalid_argument for a method the
+// measurement does not know.
+accuracy::AccuracyRequest precision_request(const scenario::Scenario& scenario);
 
 // The acceptance a scenario run gives `method` on `model` at `context` tokens from its measured
 // proxy, and where it comes from (as above).

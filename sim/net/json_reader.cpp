@@ -4,9 +4,16 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/core/printable.hpp"
 #include "sim/core/unit_parse.hpp"
 
 namespace lynxsim::net {
+namespace {
+
+constexpr const char* kControlMessage =
+    "must not contain control characters (newline, tab, ...)";
+
+}  // namespace
 
 bool JsonReader::object(const json& j, const std::string& path,
                         std::initializer_list<std::string_view> allowed) {
@@ -96,6 +103,10 @@ std::optional<std::string> JsonReader::string(const json& o, const std::string& 
     error(child(path, key), "expected a non-empty string");
     return std::nullopt;
   }
+  if (has_control_character(v->get<std::string>())) {
+    error(child(path, key), kControlMessage);
+    return std::nullopt;
+  }
   return v->get<std::string>();
 }
 
@@ -121,6 +132,10 @@ std::optional<std::vector<std::string>> JsonReader::strings(const json& o, const
   for (std::size_t i = 0; i < v->size(); ++i) {
     if (!(*v)[i].is_string()) {
       error(child(child(path, key), std::to_string(i)), "expected a string");
+      continue;
+    }
+    if (has_control_character((*v)[i].get<std::string>())) {
+      error(child(child(path, key), std::to_string(i)), kControlMessage);
       continue;
     }
     out.push_back((*v)[i].get<std::string>());

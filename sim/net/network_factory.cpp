@@ -61,23 +61,31 @@ void send_burst(const std::shared_ptr<Sender>& s) {
   s->network->start_flow_with_setup(f, [s](const FlowRecord&) { after_burst(s); }, Time::zero());
 }
 
+Time trace_period(const std::vector<TracePoint>& pts) {
+  const Time last_gap = pts.size() > 1 ? pts.back().at - pts[pts.size() - 2].at : Time::zero();
+  return pts.back().at + last_gap;
+}
+
 }  // namespace
 
+std::optional<std::string> bandwidth_trace_problem(const BandwidthTraceSpec& trace) {
+  const auto& pts = trace.points;
+  if (pts.empty()) return "bandwidth trace without points";
+  for (std::size_t i = 1; i < pts.size(); ++i) {
+    if (pts[i].at <= pts[i - 1].at) return "bandwidth trace times must increase strictly";
+  }
+  if (trace.repeat && trace_period(pts) <= Time::zero()) {
+    return "a repeating bandwidth trace needs a positive period";
+  }
+  return std::nullopt;
+}
+
 void play_bandwidth_trace(FlowNetwork& network, const BandwidthTraceSpec& trace) {
-  if (trace.points.empty()) throw std::invalid_argument("bandwidth trace without points");
+  if (const auto problem = bandwidth_trace_problem(trace)) throw std::invalid_argument(*problem);
   auto p = std::make_shared<TracePlayer>(
       TracePlayer{&network, network.topology().links_by_name(trace.link), trace, Time::zero()});
   const auto& pts = trace.points;
-  for (std::size_t i = 1; i < pts.size(); ++i) {
-    if (pts[i].at <= pts[i - 1].at) {
-      throw std::invalid_argument("bandwidth trace times must increase strictly");
-    }
-  }
-  const Time last_gap = pts.size() > 1 ? pts.back().at - pts[pts.size() - 2].at : Time::zero();
-  p->period = pts.back().at + last_gap;
-  if (trace.repeat && p->period <= Time::zero()) {
-    throw std::invalid_argument("a repeating bandwidth trace needs a positive period");
-  }
+  p->period = trace_period(pts);
   const Time base_at = network.simulator().now();
   network.simulator().schedule_at(base_at + pts.front().at,
                                   [p, base_at] { trace_step(p, 0, base_at); });

@@ -58,6 +58,9 @@ BandwidthTraceSpec read_trace(JsonReader& r, const json& j, const std::string& p
       r.error(child(p, "csv"), e.what());
     }
   }
+  if (!t.points.empty()) {
+    if (const auto problem = bandwidth_trace_problem(t)) r.error(p, *problem);
+  }
   return t;
 }
 
@@ -160,7 +163,8 @@ void check_names(JsonReader& r, const Topology& t, const NetworkSpec& s, const s
 
 }  // namespace
 
-NetworkSpec parse_network(const json& j, const std::string& p, const std::string& base_dir) {
+NetworkSpec parse_network(const json& j, const std::string& p, const std::string& base_dir,
+                          const TopologyLimits& limits) {
   std::vector<ConfigIssue> issues;
   JsonReader r(issues);
   NetworkSpec s;
@@ -170,7 +174,9 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
   }
   if (!j.contains("topology")) r.error(child(p, "topology"), "missing required key");
   try {
-    if (j.contains("topology")) s.topology = parse_topology(j.at("topology"), child(p, "topology"));
+    if (j.contains("topology")) {
+      s.topology = parse_topology(j.at("topology"), child(p, "topology"), limits);
+    }
   } catch (const NetConfigError& e) {
     issues.insert(issues.end(), e.issues().begin(), e.issues().end());
   }

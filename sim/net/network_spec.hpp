@@ -124,4 +124,8 @@ struct NetworkSpec {
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.
 Topology build_topology(const TopologySpec& spec);
 
+// Why a bandwidth trace cannot be played (no points, times not strictly increasing, a repeating
+// trace without a positive period), or nullopt; the parser and the player both ask it.
+std::optional<std::string> bandwidth_trace_problem(const BandwidthTraceSpec& trace);
+
 }  // namespace lynxsim::net

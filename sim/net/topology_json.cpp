@@ -134,15 +134,28 @@ TopologySpec read_topology(JsonReader& r, const json& j, const std::string& p) {
   return SingleLinkTopology{};
 }
 
+void check_size(const TopologySpec& spec, const std::string& path, const TopologyLimits& limits,
+                std::vector<ConfigIssue>& issues) {
+  const TopologySize size = topology_size(spec);
+  if (size.hosts > limits.max_hosts || size.links > limits.max_links) {
+    issues.push_back({path, fmt::format("the topology has {} hosts and {} links, more than the {} "
+                                        "hosts and {} links a network may have",
+                                        size.hosts, size.links, limits.max_hosts,
+                                        limits.max_links)});
+  }
+}
+
 }  // namespace
 
 NetConfigError::NetConfigError(std::vector<ConfigIssue> issues)
     : std::invalid_argument(summary(issues)), issues_(std::move(issues)) {}
 
-TopologySpec parse_topology(const json& json_value, const std::string& json_path_prefix) {
+TopologySpec parse_topology(const json& json_value, const std::string& json_path_prefix,
+                            const TopologyLimits& limits) {
   std::vector<ConfigIssue> issues;
   JsonReader r(issues);
   TopologySpec spec = read_topology(r, json_value, json_path_prefix);
+  if (issues.empty()) check_size(spec, json_path_prefix, limits, issues);
   if (issues.empty()) {
     try {
       build_topology(spec);

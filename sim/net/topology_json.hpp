@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "sim/net/network_spec.hpp"
+#include "sim/net/topology_size.hpp"
 
 namespace lynxsim::net {
 
@@ -49,10 +50,13 @@ private:
   std::vector<ConfigIssue> issues_;
 };
 
-TopologySpec parse_topology(const nlohmann::json& json, const std::string& json_path_prefix);
+// A topology larger than `limits` (topology_size.hpp) is an error at json_path_prefix, found
+// before anything is built.
+TopologySpec parse_topology(const nlohmann::json& json, const std::string& json_path_prefix,
+                            const TopologyLimits& limits = {});
 // Relative trace CSV paths are resolved against base_dir.
 NetworkSpec parse_network(const nlohmann::json& json, const std::string& json_path_prefix,
-                          const std::string& base_dir = ".");
+                          const std::string& base_dir = ".", const TopologyLimits& limits = {});
 // Throws std::invalid_argument with the file name and line on a malformed file.
 std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path);
 

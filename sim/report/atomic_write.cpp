@@ -36,21 +36,23 @@ void remove_quietly(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
-void write_all(int fd, const fs::path& file, std::string_view content) {
-  while (!content.empty()) {
-    const ssize_t n = ::write(fd, content.data(), content.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) fail("write", file, errno);
-    content.remove_prefix(static_cast<std::size_t>(n));
+void write_all(int fd, const fs::path& file, std::span<const std::string_view> parts) {
+  for (std::string_view content : parts) {
+    while (!content.empty()) {
+      const ssize_t n = ::write(fd, content.data(), content.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) fail("write", file, errno);
+      content.remove_prefix(static_cast<std::size_t>(n));
+    }
   }
   if (::fsync(fd) != 0) fail("write", file, errno);
 }
 
-void write_plain(const fs::path& file, std::string_view content) {
+void write_plain(const fs::path& file, std::span<const std::string_view> parts) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) fail("create", file, errno);
   try {
-    write_all(fd, file, content);
+    write_all(fd, file, parts);
   } catch (...) {
     ::close(fd);
     ::unlink(file.c_str());
@@ -61,6 +63,10 @@ void write_plain(const fs::path& file, std::string_view content) {
     ::unlink(file.c_str());
     fail("write", file, error);
   }
+}
+
+void write_plain(const fs::path& file, std::string_view content) {
+  write_plain(file, std::span(&content, 1));
 }
 
 void rename_or_throw(const fs::path& from, const fs::path& to) {
@@ -133,12 +139,16 @@ void StagedFolder::create_staging() {
 }
 
 void StagedFolder::write(const std::string& name, std::string_view content) {
+  write(name, std::span(&content, 1));
+}
+
+void StagedFolder::write(const std::string& name, std::span<const std::string_view> parts) {
   if (committed_) throw ReportWriteError("results folder already committed");
   if (name == kResultsManifest || std::find(files_.begin(), files_.end(), name) != files_.end()) {
     throw ReportWriteError(fmt::format("results folder {}: {} written twice", target_.string(), name));
   }
   guard_->add_file(staging_ / name);
-  write_plain(staging_ / name, content);
+  write_plain(staging_ / name, parts);
   files_.push_back(name);
 }
 

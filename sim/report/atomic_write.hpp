@@ -19,6 +19,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,8 +44,9 @@ public:
   StagedFolder(const StagedFolder&) = delete;
   StagedFolder& operator=(const StagedFolder&) = delete;
 
-  // Writes <staging>/<name>; name is a plain file name.
+  // Writes <staging>/<name>; name is a plain file name. The second form writes the parts in order.
   void write(const std::string& name, std::string_view content);
+  void write(const std::string& name, std::span<const std::string_view> parts);
   void commit();
 
   const std::filesystem::path& staging_path() const { return staging_; }

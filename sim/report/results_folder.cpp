@@ -1,5 +1,7 @@
 #include "sim/report/results_folder.hpp"
 
+#include <array>
+
 #include "sim/report/atomic_write.hpp"
 #include "sim/report/requests_csv.hpp"
 #include "sim/report/summary_json.hpp"
@@ -15,7 +17,11 @@ void write_results_folder(const std::filesystem::path& out, const RunOutputs& ou
   folder.write("summary.json",
                pretty_json(summary_json(outputs.scenario_name, summaries, outputs.engine)));
   folder.write("requests.csv", requests_csv(outputs.results));
-  if (outputs.trace != nullptr) folder.write("trace.json", outputs.trace->to_string());
+  if (outputs.trace != nullptr) {
+    const TraceWriter::Text text = outputs.trace->text();
+    const std::array<std::string_view, 3> parts{text.head, text.events, text.tail};
+    folder.write("trace.json", parts);
+  }
   folder.commit();
 }
 

@@ -5,24 +5,34 @@
 namespace lynxsim::report {
 namespace {
 
-nlohmann::json metadata_event(const char* name, int pid, int tid, nlohmann::json args) {
-  return {{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}};
+std::string metadata_event(const char* name, int pid, int tid, nlohmann::json args) {
+  return nlohmann::json{{"ph", "M"}, {"name", name}, {"pid", pid}, {"tid", tid}, {"args", std::move(args)}}
+      .dump();
 }
 
 }  // namespace
 
 double trace_microseconds(Time t) { return static_cast<double>(t.ps()) / 1e6; }
 
+void TraceWriter::record(const nlohmann::json& event) {
+  if (kept_ < event_limit_) {
+    if (kept_++ > 0) events_ += ',';
+    events_ += event.dump();
+    return;
+  }
+  if (dropped_++ == 0) first_dropped_ts_ = event.at("ts").get<double>();
+}
+
 void TraceWriter::complete_event(std::string name, std::string category, int pid, int tid,
                                  Time start_at, Time duration, nlohmann::json args) {
-  events_.push_back({{"ph", "X"},
-                     {"name", std::move(name)},
-                     {"cat", std::move(category)},
-                     {"pid", pid},
-                     {"tid", tid},
-                     {"ts", trace_microseconds(start_at)},
-                     {"dur", trace_microseconds(duration)},
-                     {"args", std::move(args)}});
+  record({{"ph", "X"},
+          {"name", std::move(name)},
+          {"cat", std::move(category)},
+          {"pid", pid},
+          {"tid", tid},
+          {"ts", trace_microseconds(start_at)},
+          {"dur", trace_microseconds(duration)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::complete_event(const TraceSpan& span) {
@@ -32,25 +42,25 @@ void TraceWriter::complete_event(const TraceSpan& span) {
 
 void TraceWriter::instant(std::string name, std::string category, int pid, int tid, Time at,
                           nlohmann::json args) {
-  events_.push_back({{"ph", "i"},
-                     {"s", "t"},
-                     {"name", std::move(name)},
-                     {"cat", std::move(category)},
-                     {"pid", pid},
-                     {"tid", tid},
-                     {"ts", trace_microseconds(at)},
-                     {"args", std::move(args)}});
+  record({{"ph", "i"},
+          {"s", "t"},
+          {"name", std::move(name)},
+          {"cat", std::move(category)},
+          {"pid", pid},
+          {"tid", tid},
+          {"ts", trace_microseconds(at)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::counter(std::string name, int pid, Time at,
                           const std::map<std::string, double>& series) {
   nlohmann::json args = nlohmann::json::object();
   for (const auto& [key, value] : series) args[key] = value;
-  events_.push_back({{"ph", "C"},
-                     {"name", std::move(name)},
-                     {"pid", pid},
-                     {"ts", trace_microseconds(at)},
-                     {"args", std::move(args)}});
+  record({{"ph", "C"},
+          {"name", std::move(name)},
+          {"pid", pid},
+          {"ts", trace_microseconds(at)},
+          {"args", std::move(args)}});
 }
 
 void TraceWriter::set_process_name(int pid, const std::string& name, int sort_index) {
@@ -67,14 +77,37 @@ void TraceWriter::set_thread_name(int pid, int tid, const std::string& name, int
   }
 }
 
-nlohmann::json TraceWriter::to_json() const {
-  nlohmann::json events = nlohmann::json::array();
-  for (const auto& e : metadata_) events.push_back(e);
-  for (const auto& e : events_) events.push_back(e);
-  return {{"displayTimeUnit", "ms"}, {"traceEvents", std::move(events)}};
+nlohmann::json TraceWriter::to_json() const { return nlohmann::json::parse(to_string()); }
+
+// The bytes of nlohmann's dump() of {"displayTimeUnit", ["otherData",] "traceEvents"} (keys
+// sorted), assembled from the kept texts without building the whole document in memory.
+TraceWriter::Text TraceWriter::text() const {
+  Text t;
+  t.head = R"({"displayTimeUnit":"ms",)";
+  if (dropped_ > 0) {
+    const nlohmann::json other = {{"truncated", true}, {"event_limit", event_limit_},
+                                  {"dropped_events", dropped_}};
+    t.head += R"("otherData":)" + other.dump() + ",";
+  }
+  t.head += R"("traceEvents":[)";
+  for (std::size_t i = 0; i < metadata_.size(); ++i) t.head += (i > 0 ? "," : "") + metadata_[i];
+  if (!metadata_.empty() && kept_ > 0) t.head += ',';
+  t.events = events_;
+  if (dropped_ > 0) {
+    if (!metadata_.empty() || kept_ > 0) t.tail += ',';
+    t.tail += nlohmann::json{{"ph", "i"}, {"s", "g"}, {"name", "trace truncated"}, {"cat", "lynxsim"},
+                             {"pid", 0}, {"tid", 0}, {"ts", first_dropped_ts_},
+                             {"args", {{"event_limit", event_limit_}, {"dropped_events", dropped_}}}}
+                  .dump();
+  }
+  t.tail += "]}\n";
+  return t;
 }
 
-std::string TraceWriter::to_string() const { return to_json().dump() + "\n"; }
+std::string TraceWriter::to_string() const {
+  const Text t = text();
+  return t.head + std::string(t.events) + t.tail;
+}
 
 void TraceWriter::write(const std::filesystem::path& file) const {
   write_file_atomic(file, to_string());

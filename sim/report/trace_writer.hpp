@@ -13,9 +13,17 @@
 // survive in the fraction. Events are written in the order they were recorded (deterministic for
 // a deterministic run), metadata first. The lynxsim layout of processes and threads (prefill,
 // network, decode) is described in docs/scenario.md, section "Trace".
+//
+// Bounded size: events are kept as their compact JSON text (about 130 bytes each, in one buffer),
+// and at most `event_limit` events (metadata aside) are kept. Later events are counted, not kept; the file then
+// ends with an instant "trace truncated" (global scope, pid 0, at the time of the first event
+// dropped, args: event_limit, dropped_events) and carries
+// "otherData": {"truncated": true, "event_limit": N, "dropped_events": D}, so a truncated trace
+// always says so.
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -38,6 +46,9 @@ struct TraceSpan {
 
 class TraceWriter {
 public:
+  explicit TraceWriter(std::size_t event_limit = std::numeric_limits<std::size_t>::max())
+      : event_limit_(event_limit) {}
+
   void complete_event(std::string name, std::string category, int pid, int tid, Time start_at,
                       Time duration, nlohmann::json args = nlohmann::json::object());
   void complete_event(const TraceSpan& span);
@@ -47,15 +58,30 @@ public:
   void set_process_name(int pid, const std::string& name, int sort_index = -1);
   void set_thread_name(int pid, int tid, const std::string& name, int sort_index = -1);
 
-  std::size_t num_events() const { return events_.size(); }
+  std::size_t num_events() const { return kept_; }
+  std::size_t event_limit() const { return event_limit_; }
+  std::size_t dropped_events() const { return dropped_; }
+  // The file's text in three parts (the kept events in the middle, not copied).
+  struct Text {
+    std::string head;
+    std::string_view events;
+    std::string tail;
+  };
+  Text text() const;
   nlohmann::json to_json() const;
   std::string to_string() const;
   // Atomic write (see atomic_write.hpp).
   void write(const std::filesystem::path& file) const;
 
 private:
-  std::vector<nlohmann::json> metadata_;
-  std::vector<nlohmann::json> events_;
+  void record(const nlohmann::json& event);
+
+  std::size_t event_limit_;
+  std::size_t kept_ = 0;
+  std::size_t dropped_ = 0;
+  double first_dropped_ts_ = 0.0;
+  std::vector<std::string> metadata_;
+  std::string events_;  // the kept events' texts, comma-separated
 };
 
 // Microseconds of a Time, as the trace format wants them.

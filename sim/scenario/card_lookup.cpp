@@ -68,6 +68,7 @@ template <class Spec, class Loader, class FromJson>
 Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& issues,
                const fs::path& dir, const char* what, Loader loader, FromJson from_json) {
   if (value.is_object()) return load_inline<Spec>(value, path, issues, from_json);
+  if (value.is_string() && !check_name(value.get<std::string>(), path, issues)) return Spec{};
   if (!value.is_string() || !plain_name(value.get<std::string>())) {
     issues.add(path, fmt::format("expected a {} name or an inline {} object, got {}", what, what,
                                  describe_value(value)));
@@ -75,7 +76,8 @@ Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& 
   }
   const std::string name = value.get<std::string>();
   const fs::path file = dir / (name + ".json");
-  if (!fs::is_regular_file(file)) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
     issues.add(path, fmt::format("unknown {} \"{}\" (known: {})", what, name, known_names(dir)));
     return Spec{};
   }

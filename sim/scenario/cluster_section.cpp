@@ -79,7 +79,7 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
   static const json empty_object = json::object();
   ObjectReader r(value != nullptr ? *value : empty_object, path, issues);
   spec.enabled = r.boolean("enabled").value_or(value != nullptr);
-  const auto host = r.string("store_host", spec.enabled);
+  const auto host = r.name("store_host", spec.enabled);
   spec.store_host = host.value_or("");
   spec.capacity = r.bytes("capacity").value_or(Bytes{0});
   spec.block_tokens = r.count("block_tokens", 1, kMaxBlockTokens).value_or(512);

@@ -4,6 +4,7 @@
 // Each bound is far above what a real deployment uses; a value outside one is an error with its
 // JSON path (exit code 2), never a silent narrowing or wrap.
 
+#include <cstddef>
 #include <cstdint>
 
 #include "sim/core/time.hpp"
@@ -23,6 +24,23 @@ inline constexpr std::int64_t kMaxBlockTokens = 1 << 20;            // prefix-ca
 inline constexpr std::int64_t kMaxGroupSize = 1 << 20;              // quantization groups, windows
 inline constexpr std::int64_t kMaxPlaneBits = 16;
 inline constexpr std::int64_t kMaxCacheGenLevel = 64;
+// Names (presets, methods, hosts): preset names become file names, which may have 255 bytes.
+inline constexpr std::size_t kMaxNameLength = 200;
+
+// The size of what a run builds and creates (resource_estimate.hpp). A topology of 2^20 hosts
+// takes about 1 GB and 15 s to build; instances and GPUs per role over all groups are bounded by
+// one largest group (kMaxInstancesPerGroup x kMaxTensorParallel GPUs).
+inline constexpr std::int64_t kMaxHosts = 1 << 20;
+inline constexpr std::int64_t kMaxLinks = 1 << 22;
+inline constexpr std::int64_t kMaxInstancesPerRole = 65'536;
+inline constexpr std::int64_t kMaxRanksPerRole = kMaxInstancesPerGroup * kMaxTensorParallel;
+// KV, store and background flows of a run, all methods together: over 200 times the largest
+// bundled scenario's bound (a Mooncake hour with a prefix cache: at most 1.2 million).
+inline constexpr std::int64_t kMaxFlows = 1 << 28;
+// Events of a trace (`--trace-limit`, default and largest value): a kept event takes about 130
+// bytes of trace.json and at most twice that of memory (2 million: a 267 MB file, 450 MB peak).
+inline constexpr std::int64_t kDefaultTraceEvents = 2'000'000;
+inline constexpr std::int64_t kMaxTraceEvents = 50'000'000;
 // The last arrival; with kMaxTimeSeconds-long durations the clock keeps > 40 days of headroom.
 inline constexpr Time kMaxArrival = Time::from_seconds(30.0 * 86400.0);
 

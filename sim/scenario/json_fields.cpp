@@ -3,9 +3,17 @@
 #include <cmath>
 #include <fmt/format.h>
 
+#include "sim/core/printable.hpp"
 #include "sim/core/unit_parse.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace lynxsim::scenario {
+namespace {
+
+constexpr const char* kControlCharacters =
+    "must not contain control characters (newline, tab, ...)";
+
+}  // namespace
 
 std::string describe_value(const nlohmann::json& value) {
   if (value.is_object()) return "an object";
@@ -95,7 +103,7 @@ std::optional<double> ObjectReader::number(std::string_view key, double min_valu
   return v->get<double>();
 }
 
-std::optional<std::string> ObjectReader::string(std::string_view key, bool required) {
+std::optional<std::string> ObjectReader::text(std::string_view key, bool required) {
   const auto* v = get(key, required);
   if (v == nullptr) return std::nullopt;
   if (!v->is_string()) {
@@ -103,6 +111,34 @@ std::optional<std::string> ObjectReader::string(std::string_view key, bool requi
     return std::nullopt;
   }
   return v->get<std::string>();
+}
+
+std::optional<std::string> ObjectReader::string(std::string_view key, bool required) {
+  auto v = text(key, required);
+  if (v && has_control_character(*v)) {
+    issues_.add(child(key), kControlCharacters);
+    return std::nullopt;
+  }
+  return v;
+}
+
+std::optional<std::string> ObjectReader::name(std::string_view key, bool required) {
+  auto v = string(key, required);
+  if (v && !check_name(*v, child(key), issues_)) return std::nullopt;
+  return v;
+}
+
+bool check_name(const std::string& name, const std::string& path, IssueList& issues) {
+  if (has_control_character(name)) {
+    issues.add(path, kControlCharacters);
+    return false;
+  }
+  if (name.size() > kMaxNameLength) {
+    issues.add(path, fmt::format("a name of {} characters, longer than the {} a name may have",
+                                 name.size(), kMaxNameLength));
+    return false;
+  }
+  return true;
 }
 
 std::optional<bool> ObjectReader::boolean(std::string_view key) {

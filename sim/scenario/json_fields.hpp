@@ -38,6 +38,10 @@ std::string bytes_text(Bytes b);
 // The pointer of `key` under `path`, with "~" and "/" escaped as RFC 6901 requires.
 std::string pointer_child(const std::string& path, std::string_view key);
 
+// A name (preset, method, host) has no control character and at most kMaxNameLength characters
+// (input_limits.hpp); otherwise records an issue at `path` and returns false.
+bool check_name(const std::string& name, const std::string& path, IssueList& issues);
+
 class ObjectReader {
 public:
   ObjectReader(const nlohmann::json& value, std::string path, IssueList& issues);
@@ -58,7 +62,12 @@ public:
                            bool required = false);
   std::optional<double> number(std::string_view key, double min_value, double max_value,
                                bool required = false);
+  // A string without control characters (they would split a message line).
   std::optional<std::string> string(std::string_view key, bool required = false);
+  // Any string: free text such as a description.
+  std::optional<std::string> text(std::string_view key, bool required = false);
+  // A string that passes check_name.
+  std::optional<std::string> name(std::string_view key, bool required = false);
   std::optional<bool> boolean(std::string_view key);
   std::optional<Time> time(std::string_view key, bool positive, bool required = false);
   std::optional<BitsPerSecond> bit_rate(std::string_view key, bool required = false);

@@ -73,9 +73,14 @@ nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
 }
 
 void read_overrides(ObjectReader& r, TransferMethod& m) {
-  if (const auto name = r.string("name")) m.name = *name;
+  if (const auto name = r.name("name")) m.name = *name;
   const auto bits = r.count("bits", 1, kMaxPlaneBits);
   const auto planes = read_planes(r);
+  if (planes && planes->size() != 1 && m.family != serving::MethodFamily::lynx) {
+    r.issues().add(r.child("planes"), fmt::format("method \"{}\" sends its code as one plane; only "
+                                                  "lynx methods split it into planes, got {} planes",
+                                                  m.name, planes->size()));
+  }
   if (planes) m.planes = *planes;
   if (bits) m.bits = *bits;
   if (planes && !bits) m.bits = std::accumulate(planes->begin(), planes->end(), 0);
@@ -86,7 +91,7 @@ void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (const auto v = r.count("kivi_group", 1, kMaxGroupSize)) m.kivi_group = *v;
   if (const auto v = r.count("cachegen_level", 0, kMaxCacheGenLevel)) m.cachegen_level = *v;
   if (const auto v = r.number("acceptance", 0.0, 1.0)) m.acceptance = *v;
-  if (const auto v = r.string("description")) m.description = *v;
+  if (const auto v = r.text("description")) m.description = *v;
   read_cachegen(r, m.cachegen);
   if (const auto v = r.string("anchor_scheme")) {
     if (*v == "midpoint") m.anchor_scheme = serving::AnchorScheme::midpoint;
@@ -117,17 +122,20 @@ nlohmann::json method_json(const std::string& preset_name, const TransferMethod&
 std::optional<TransferMethod> read_method(const nlohmann::json& item, const std::string& path,
                                           IssueList& issues, nlohmann::json& resolved) {
   if (item.is_string()) {
+    if (!check_name(item.get<std::string>(), path, issues)) return std::nullopt;
     auto m = preset(item.get<std::string>(), path, issues);
     if (m) resolved = method_json(item.get<std::string>(), *m);
     return m;
   }
   ObjectReader r(item, path, issues);
   if (!r.valid()) return std::nullopt;
-  const auto preset_name = r.string("preset", true);
+  const auto preset_name = r.name("preset", true);
   auto m = preset_name ? preset(*preset_name, r.child("preset"), issues) : std::nullopt;
   TransferMethod scratch;
+  const std::size_t issues_before = issues.size();
   read_overrides(r, m ? *m : scratch);
   r.finish();
+  if (issues.size() != issues_before) return std::nullopt;
   if (m) resolved = method_json(*preset_name, *m);
   return m;
 }

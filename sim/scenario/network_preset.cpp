@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sim/core/input_file.hpp"
+#include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
@@ -31,9 +32,11 @@ void rebase_trace_files(nlohmann::json& network, const fs::path& from, const fs:
 std::optional<nlohmann::json> load_network_preset(const std::string& name, const DataPaths& data,
                                                   const fs::path& scenario_dir,
                                                   const std::string& path, IssueList& issues) {
+  if (!check_name(name, path, issues)) return std::nullopt;
   const fs::path dir = data.topologies_dir();
   const fs::path file = dir / (name + ".json");
-  if (!plain_name(name) || !fs::is_regular_file(file)) {
+  std::error_code ec;
+  if (!plain_name(name) || !fs::is_regular_file(file, ec)) {
     issues.add(path, fmt::format("unknown network preset \"{}\" (no {})",
                                  plain_name(name) ? name : std::string("..."), file.string()));
     return std::nullopt;

@@ -16,6 +16,7 @@
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/topology_json.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/scenario_sections.hpp"
@@ -77,7 +78,7 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
     }
   }
   try {
-    net::NetworkSpec spec = net::parse_network(*full, path, base_dir);
+    net::NetworkSpec spec = net::parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
     resolved = *full;
     if (preset) resolved["preset"] = *preset;
     if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);

@@ -12,6 +12,7 @@
 
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/resource_estimate.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/serving/capacity_check.hpp"
@@ -113,14 +114,14 @@ void read_header(ObjectReader& top, Scenario& s, json& resolved) {
     top.issues().add(top.child("schema_version"),
                      fmt::format("expected {}, got {}", kScenarioSchemaVersion, *v));
   }
-  s.name = top.string("name", true).value_or("");
+  s.name = top.text("name", true).value_or("");
   if (top.get("name") != nullptr && !is_safe_scenario_name(s.name)) {
     top.issues().add(top.child("name"),
                      fmt::format("must be 1 to {} characters of letters, digits and . _ + -, starting "
                                  "with a letter or digit (it names the results folder)",
                                  kMaxScenarioNameLength));
   }
-  s.description = top.string("description").value_or("");
+  s.description = top.text("description").value_or("");
   s.seed = static_cast<std::uint64_t>(top.integer("seed", 0).value_or(1));
   resolved["schema_version"] = kScenarioSchemaVersion;
   resolved["name"] = s.name;
@@ -185,6 +186,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   }
   s.serving.seed = s.seed;
   if (issues.empty()) check_workload_limits(s, issues);
+  if (issues.empty()) check_resource_limits(s, issues);
   if (issues.empty()) check_contexts(s, issues);
   if (issues.empty()) check_decode_capacity(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);

@@ -39,3 +39,34 @@ TEST_CASE("picosecond steps survive in trace timestamps") {
   CHECK(trace_microseconds(Time::from_ps(1)) == doctest::Approx(1e-6));
   CHECK(trace_microseconds(Time::from_seconds(1.0)) == doctest::Approx(1e6));
 }
+
+TEST_CASE("the trace text is the JSON document's compact dump") {
+  TraceWriter trace;
+  trace.set_process_name(1, "prefill", 0);
+  trace.complete_event("layer 0", "prefill", 1, 7, Time::from_us(10.0), Time::from_us(1.0),
+                       {{"request", 7}});
+  trace.counter("class 0 Gb/s", 2, Time::from_us(5.0), {{"rate", 2.5}});
+  CHECK(trace.to_string() == nlohmann::json::parse(trace.to_string()).dump() + "\n");
+  CHECK(nlohmann::json::parse(trace.to_string()).count("otherData") == 0);
+}
+
+TEST_CASE("a trace keeps its first event_limit events and says it was truncated") {
+  TraceWriter trace(3);
+  trace.set_process_name(1, "decode");
+  for (int i = 0; i < 10; ++i) {
+    trace.instant("tick", "test", 1, 0, Time::from_us(static_cast<double>(i)), {{"i", i}});
+  }
+  CHECK(trace.num_events() == 3);
+  CHECK(trace.dropped_events() == 7);
+  const auto j = nlohmann::json::parse(trace.to_string());
+  CHECK(j.at("otherData").at("truncated") == true);
+  CHECK(j.at("otherData").at("event_limit") == 3);
+  CHECK(j.at("otherData").at("dropped_events") == 7);
+  const auto& events = j.at("traceEvents");
+  REQUIRE(events.size() == 1 + 3 + 1);
+  CHECK(events[3].at("args").at("i") == 2);
+  const auto& marker = events.back();
+  CHECK(marker.at("name") == "trace truncated");
+  CHECK(marker.at("ts").get<double>() == doctest::Approx(3.0));
+  CHECK(marker.at("args").at("dropped_events") == 7);
+}

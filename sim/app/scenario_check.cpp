@@ -1,0 +1,117 @@
+#include "sim/app/scenario_check.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <numeric>
+#include <stdexcept>
+
+#include "sim/accuracy/head_source.hpp"
+#include "sim/app/accuracy_mapping.hpp"
+#include "sim/app/method_quality.hpp"
+#include "sim/core/saturating.hpp"
+#include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/resource_estimate.hpp"
+
+namespace lynxsim::app {
+namespace {
+
+using scenario::IssueList;
+
+// The field of a lynx method (midpoint anchor) the accuracy measurement refuses, with why (the
+// rules of accuracy::QuantMethodSpec::validate, which stays the backstop); nullopt otherwise.
+std::optional<scenario::ScenarioIssue> lynx_problem(const serving::TransferMethod& m,
+                                                    const std::string& path) {
+  if (m.family != serving::MethodFamily::lynx ||
+      m.anchor_scheme != serving::AnchorScheme::midpoint) {
+    return std::nullopt;
+  }
+  const int bits = std::accumulate(m.planes.begin(), m.planes.end(), 0);
+  if (m.planes.size() < 2 || bits != 8) {
+    return scenario::ScenarioIssue{
+        scenario::pointer_child(path, "planes"),
+        fmt::format("a lynx method splits the 8-bit code into at least two planes whose widths "
+                    "add up to 8, got [{}] (the accuracy measurement needs it; "
+                    "\"accuracy\": {{\"enabled\": false}} skips it)", fmt::join(m.planes, ", "))};
+  }
+  if (m.decode_after_planes >= m.num_planes()) {
+    return scenario::ScenarioIssue{
+        scenario::pointer_child(path, "decode_after_planes"),
+        fmt::format("a lynx method decodes on an anchor of fewer planes than all {}, got {}",
+                    m.num_planes(), m.decode_after_planes)};
+  }
+  return std::nullopt;
+}
+
+void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
+  if (!s.accuracy.enabled) return;
+  for (std::size_t i = 0; i < s.methods.size(); ++i) {
+    const std::string path = fmt::format("/methods/{}", i);
+    if (const auto problem = lynx_problem(s.methods[i], path)) {
+      issues.add(problem->json_path, problem->message);
+      continue;
+    }
+    try {
+      (void)accuracy_method_of(s.methods[i]);
+    } catch (const std::invalid_argument& e) {
+      issues.add(path, e.what());
+    }
+  }
+}
+
+// The kv_file must serve what the run reads from it: the precision measurement (accuracy enabled:
+// the model's geometry, enough tokens) and CacheGen's size measurement (a readable KV file).
+void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
+  if (!s.accuracy.kv_file) return;
+  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
+    return m.family == serving::MethodFamily::cachegen;
+  });
+  try {
+    if (s.accuracy.enabled) {
+      const accuracy::AccuracyRequest request = precision_request(s);
+      const accuracy::HeadSource source(request);
+    } else if (cachegen) {
+      (void)accuracy::KvFile::open(s.accuracy.kv_file->string());
+    }
+  } catch (const std::exception& e) {
+    issues.add("/accuracy/kv_file", e.what());
+  }
+}
+
+void check_trace(const scenario::Scenario& s, std::int64_t limit, IssueList& issues) {
+  const std::int64_t events = trace_events_at_least(s);
+  if (events <= limit) return;
+  const auto requests = static_cast<std::int64_t>(s.serving.requests.size());
+  const std::int64_t fitting = std::max<std::int64_t>(1, requests * (limit / 2) / events);
+  issues.add("/workload",
+             fmt::format("with --trace this run records at least {} trace events (prefill layers, "
+                         "KV flows and requests of {} requests x {} methods), more than the trace "
+                         "limit of {}; trace fewer requests (e.g. --set workload.trace.max_requests={}"
+                         ", fewer copies or a shorter synthetic workload) or raise --trace-limit "
+                         "(at most {})", events, requests, s.methods.size(), limit, fitting,
+                         scenario::kMaxTraceEvents));
+}
+
+}  // namespace
+
+std::int64_t trace_events_at_least(const scenario::Scenario& s) {
+  const scenario::ResourceEstimate e = scenario::estimate_resources(s);
+  const auto methods = static_cast<std::int64_t>(s.methods.size());
+  const std::int64_t per_request = saturating_mul(3, saturating_mul(e.requests, methods));
+  return saturating_add(saturating_add(e.prefill_layer_passes, e.flows_at_least), per_request);
+}
+
+scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request) {
+  std::vector<std::string> overrides = request.overrides;
+  if (request.seed) overrides.push_back(fmt::format("seed={}", *request.seed));
+  scenario::Scenario s = scenario::load_scenario(request.file, overrides,
+                                                 scenario::DataPaths::from_root(data.root));
+  IssueList issues;
+  check_accuracy_methods(s, issues);
+  if (issues.empty()) check_kv_file(s, issues);
+  if (request.trace_limit) check_trace(s, *request.trace_limit, issues);
+  issues.throw_if_any(s.source_file);
+  return s;
+}
+
+}  // namespace lynxsim::app

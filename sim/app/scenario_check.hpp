@@ -1,0 +1,42 @@
+#pragma once
+// The one gate between a scenario file and a run: `lynxsim validate` and `lynxsim --scenario`
+// both load through load_checked_scenario, so validate refuses exactly what a run would refuse.
+//
+// Beyond the scenario layer's checks (parse_scenario: syntax, keys, types, units, limits and the
+// resource estimate of scenario/resource_estimate.hpp), it checks what needs the other layers:
+//   - with accuracy enabled, every method must map to a method the accuracy measurement knows
+//     (a lynx method with a midpoint anchor needs at least two planes whose widths add up to 8,
+//     and an anchor of fewer planes than all); the issue names /methods/N/planes or
+//     /methods/N/decode_after_planes;
+//   - a kv_file must be one the run can read: for the precision measurement, KV of the model's
+//     geometry with enough tokens; for CacheGen's size measurement, a readable KV file
+//     (/accuracy/kv_file; only headers are read);
+//   - with a trace, the events the run records at least (one per prefill layer and pass of each
+//     request, one per KV flow, three per request; all methods) must fit trace_limit, else the
+//     run is refused before it starts, naming /workload.
+// Every problem is a ScenarioError (exit code 2) naming the file and JSON path.
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sim/app/data_paths.hpp"
+#include "sim/scenario/scenario.hpp"
+
+namespace lynxsim::app {
+
+struct ScenarioRequest {
+  std::filesystem::path file;
+  std::vector<std::string> overrides;
+  std::optional<std::uint64_t> seed;
+  std::optional<std::int64_t> trace_limit;  // a trace is written, of at most this many events
+};
+
+scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request);
+
+// The trace events every run of `s` records (a lower bound; see above).
+std::int64_t trace_events_at_least(const scenario::Scenario& s);
+
+}  // namespace lynxsim::app
