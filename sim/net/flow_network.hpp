@@ -57,6 +57,8 @@ public:
   Bytes bytes_delivered() const override { return delivered_; }
   std::size_t num_hosts() const override { return topology_->num_hosts(); }
   const std::string& host_name(HostId host) const override { return topology_->host_name(host); }
+  // Directed links of a flow started and not yet finished (its ECMP route, fixed at start_flow).
+  const std::vector<LinkId>& route_of(FlowId id) const { return pending_.at(id).route; }
   HostId host_by_name(std::string_view name) const override {
     return topology_->host_by_name(name);
   }
