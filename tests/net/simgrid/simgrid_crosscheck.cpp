@@ -8,7 +8,8 @@
 // How the two models map:
 //   - lynxsim's directed link l (capacity = efficiency * rate / 8 bytes/s) is one SimGrid link of
 //     that bandwidth, sharing policy SHARED, latency 0; every flow gets a private pair of SimGrid
-//     hosts whose route is the lynxsim flow's ECMP route, link for link.
+//     hosts in a star zone: the source's up-route is the lynxsim flow's ECMP route, link for link,
+//     the destination's down-route is empty.
 //   - SimGrid's CM02 pays a route's latency BEFORE the flow joins bandwidth sharing and, with a
 //     latency, weighs flows by it (RTT unfairness; rate bound TCP-gamma / 2 latency); lynxsim's
 //     flows share bandwidth unweighted after the network's setup time and pay the path latency
@@ -20,7 +21,8 @@
 //     maxmin/precision 1e-13 and surf/precision 1e-13 (its defaults, 1e-5 and 1e-9, snap
 //     link residuals and merge completions within 1 ns).
 // Exit code 0 on agreement, 1 otherwise; prints the worst relative error per platform and both
-// simulators' wall times.
+// simulators' wall times. `simgrid_crosscheck --flows FILE --network NETWORK.json` checks one flow
+// list (the format of `lynxsim flows`; classes and weights must be equal) on one network instead.
 
 #include <algorithm>
 #include <chrono>
@@ -32,9 +34,11 @@
 #include <string>
 #include <vector>
 
+#include "sim/core/input_file.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/net/flow_list_run.hpp"
 #include "sim/net/network_spec.hpp"
+#include "sim/net/topology_json.hpp"
 
 namespace sg4 = simgrid::s4u;
 using namespace lynxsim;
@@ -152,7 +156,8 @@ std::vector<SgFlow> build_platform(sg4::NetZone* zone, std::vector<Case>& cases)
       auto* dst = zone->create_host(fmt::format("c{}.f{}.dst", ci, i), 1e9)->seal();
       std::vector<sg4::LinkInRoute> route;
       for (const LinkId l : c.lynx[i].route) route.emplace_back(links[l]);
-      zone->add_route(src->get_netpoint(), dst->get_netpoint(), nullptr, nullptr, route, false);
+      zone->add_route(src->get_netpoint(), nullptr, nullptr, nullptr, route, false);
+      zone->add_route(nullptr, dst->get_netpoint(), nullptr, nullptr, {}, false);
       const double start = (c.flows[i].start + c.spec.setup_time).seconds();
       out.push_back({start, src, dst, static_cast<std::uint64_t>(c.flows[i].size.value),
                      &c.simgrid_finish[i]});
@@ -182,7 +187,7 @@ double run_simgrid(int argc, char** argv, std::vector<Case>& cases) {
         "maxmin/precision:1e-13", "surf/precision:1e-13"}) {
     engine.set_config(option);
   }
-  auto* zone = sg4::create_full_zone("crosscheck");
+  auto* zone = sg4::create_star_zone("crosscheck");
   auto* driver = zone->create_host("driver", 1e9)->seal();
   const std::vector<SgFlow> flows = build_platform(zone, cases);
   zone->seal();
@@ -213,8 +218,28 @@ bool compare(const Case& c) {
 
 }  // namespace
 
+// Removes "--flows FILE --network NETWORK" from argv and returns the case they name, if any.
+std::vector<Case> cases_from_args(int& argc, char** argv) {
+  std::string flows;
+  std::string network;
+  int kept = 1;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if ((a == "--flows" || a == "--network") && i + 1 < argc) {
+      (a == "--flows" ? flows : network) = argv[++i];
+    } else {
+      argv[kept++] = argv[i];
+    }
+  }
+  argc = kept;
+  if (flows.empty() || network.empty()) return make_cases();
+  const auto json = nlohmann::json::parse(read_input_file(network, kMaxConfigFileBytes));
+  Case c{flows, parse_network(json, "", "."), load_flow_list(flows), {}, {}, 0.0};
+  return {std::move(c)};
+}
+
 int main(int argc, char** argv) {
-  std::vector<Case> cases = make_cases();
+  std::vector<Case> cases = cases_from_args(argc, argv);
   for (Case& c : cases) run_lynxsim(c);
   const double simgrid_wall = run_simgrid(argc, argv, cases);
   bool ok = true;
