@@ -1,9 +1,11 @@
 // Cross-check of lynxsim's flow network against SimGrid's max-min network model (CM02, LMM solver).
 //
-// Four platforms (dumbbell, parking lot, leaf-spine, fat-tree k=4), each with a seeded random flow
-// list (random hosts, sizes 5-200 MB, starts spread over 200 ms; equal classes and weights, which
-// SimGrid's comms cannot differ in), run in lynxsim (run_flow_list, the path of `lynxsim flows`)
-// and in SimGrid 3.32; completion times must agree to 1e-9 relative.
+// Five platforms (dumbbell, parking lot, leaf-spine, fat-tree k=4 with starts spread over 200 ms,
+// and a burst of 2,500 flows started together on a k=8 fat-tree, where a solver tolerance that
+// drifts shows), each with a seeded random flow list (random hosts, sizes 5-200 MB; equal classes
+// and weights, which SimGrid's comms cannot differ in), run in lynxsim (run_flow_list, the path
+// of `lynxsim flows`) and in SimGrid 3.32; completion times must agree to 1e-9 relative, or 2 ps
+// for short flows (lynxsim's clock counts whole picoseconds).
 //
 // How the two models map:
 //   - lynxsim's directed link l (capacity = efficiency * rate / 8 bytes/s) is one SimGrid link of
@@ -47,6 +49,8 @@ using namespace lynxsim::net;
 namespace {
 
 constexpr double kTolerance = 1e-9;
+// lynxsim's clock counts whole picoseconds: every event time is rounded to the picosecond.
+constexpr double kClockSlack = 2e-12;
 
 struct Case {
   std::string name;
@@ -93,7 +97,8 @@ NetworkSpec spec_of(TopologySpec topology) {
   return s;
 }
 
-std::vector<FlowListEntry> random_flows(const Topology& t, std::size_t n, std::uint64_t seed) {
+std::vector<FlowListEntry> random_flows(const Topology& t, std::size_t n, double span_s,
+                                        std::uint64_t seed) {
   RngStream rng(seed);
   std::vector<FlowListEntry> flows;
   for (std::size_t i = 0; i < n; ++i) {
@@ -104,7 +109,7 @@ std::vector<FlowListEntry> random_flows(const Topology& t, std::size_t n, std::u
     f.src = t.host_name(src);
     f.dst = t.host_name(dst);
     f.size = Bytes{static_cast<std::int64_t>(rng.uniform(5e6, 200e6))};
-    f.start = Time::from_ps(static_cast<std::int64_t>(rng.uniform(0.0, 0.2)* 1e12));
+    f.start = Time::from_ps(static_cast<std::int64_t>(rng.uniform(0.0, span_s) * 1e12));
     f.where = fmt::format("flow {}", i);
     flows.push_back(std::move(f));
   }
@@ -113,15 +118,18 @@ std::vector<FlowListEntry> random_flows(const Topology& t, std::size_t n, std::u
 
 std::vector<Case> make_cases() {
   std::vector<Case> cases;
-  const auto add = [&](std::string name, TopologySpec topology, std::size_t flows, std::uint64_t seed) {
+  const auto add = [&](std::string name, TopologySpec topology, std::size_t flows, double span_s,
+                       std::uint64_t seed) {
     Case c{std::move(name), spec_of(std::move(topology)), {}, {}, {}, 0.0};
-    c.flows = random_flows(build_topology(c.spec.topology), flows, seed);
+    c.flows = random_flows(build_topology(c.spec.topology), flows, span_s, seed);
     cases.push_back(std::move(c));
   };
-  add("dumbbell", dumbbell(), 60, 11);
-  add("parking-lot", parking_lot(), 60, 12);
-  add("leaf-spine", LeafSpineTopology{4, 4, 2, link_of(100, 1, 0.9), link_of(0, 2, 0.9), 2.0}, 150, 13);
-  add("fat-tree-k4", FatTreeTopology{4, link_of(100, 1, 0.85), link_of(50, 0.5, 0.9)}, 300, 14);
+  add("dumbbell", dumbbell(), 60, 0.2, 11);
+  add("parking-lot", parking_lot(), 60, 0.2, 12);
+  add("leaf-spine", LeafSpineTopology{4, 4, 2, link_of(100, 1, 0.9), link_of(0, 2, 0.9), 2.0}, 150,
+      0.2, 13);
+  add("fat-tree-k4", FatTreeTopology{4, link_of(100, 1, 0.85), link_of(50, 0.5, 0.9)}, 300, 0.2, 14);
+  add("fat-tree-k8", FatTreeTopology{8, link_of(100, 1, 1.0), std::nullopt}, 2500, 0.0, 15);
   return cases;
 }
 
@@ -199,26 +207,32 @@ double run_simgrid(int argc, char** argv, std::vector<Case>& cases) {
 
 bool compare(const Case& c) {
   double worst = 0.0;
+  double worst_ps = 0.0;
   std::size_t worst_at = 0;
+  bool ok = true;
   for (std::size_t i = 0; i < c.flows.size(); ++i) {
     const FlowRecord& r = c.lynx[i].record;
     const double expected = c.simgrid_finish[i] + r.path_latency_time.seconds();
     const double fct = expected - r.started_at.seconds();
-    const double err = std::abs(r.finished_at.seconds() - expected) / fct;
-    if (!(err <= worst)) {
-      worst = err;
+    const double diff = std::abs(r.finished_at.seconds() - expected);
+    ok = ok && diff <= kTolerance * fct + kClockSlack;
+    if (!(diff / fct <= worst)) {
+      worst = diff / fct;
+      worst_ps = diff * 1e12;
       worst_at = i;
     }
   }
-  const bool ok = worst <= kTolerance;
-  std::printf("%-12s %4zu flows  worst relative error %.3g (flow %zu)  lynxsim %.4f s  %s\n",
-              c.name.c_str(), c.flows.size(), worst, worst_at, c.lynx_wall, ok ? "ok" : "FAILED");
+  std::printf("%-12s %5zu flows  worst relative error %.3g (flow %zu, %.3f ps)  lynxsim %.4f s  %s\n",
+              c.name.c_str(), c.flows.size(), worst, worst_at, worst_ps, c.lynx_wall,
+              ok ? "ok" : "FAILED");
   return ok;
 }
 
 }  // namespace
 
 // Removes "--flows FILE --network NETWORK" from argv and returns the case they name, if any.
+namespace {
+
 std::vector<Case> cases_from_args(int& argc, char** argv) {
   std::string flows;
   std::string network;
@@ -237,6 +251,8 @@ std::vector<Case> cases_from_args(int& argc, char** argv) {
   Case c{flows, parse_network(json, "", "."), load_flow_list(flows), {}, {}, 0.0};
   return {std::move(c)};
 }
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::vector<Case> cases = cases_from_args(argc, argv);
