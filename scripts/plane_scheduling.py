@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs a scenario once per plane scheduling policy and prints TTFT, TTFT_commit and rollbacks.
 
     plane_scheduling.py [SCENARIO] [--count N] [--set path=value]... [--lynxsim PATH] [--out DIR]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """The speedup regression check: do the key ratios of the canonical scenarios still hold?
 
     regression.py [--lynxsim PATH] [--update] [--scenarios DIR] [--expected FILE] [--work DIR]

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Runs, collects and plots lynxsim parameter sweeps.
 
     sweep.py run SWEEP.json [--jobs N] [--shard i/n] [--lynxsim PATH] [--collect]
@@ -138,11 +138,23 @@ def main(argv=None) -> int:
     args = build_parser().parse_args(argv)
     handlers = {"run": command_run, "points": command_points, "collect": command_collect,
                 "plot": command_plot, "paper-report": command_paper_report}
+    signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
         return handlers[args.command](args)
     except (sweep_file.SweepError, ValueError, FileNotFoundError) as error:
         print(f"sweep.py: {error}", file=sys.stderr)
         return 2
+    except runner.Interrupted as stop:
+        print(f"sweep.py: interrupted; {stop.done} points finished in this run. Rerun the same "
+              "command to resume with the points not done.", file=sys.stderr)
+        return 130
+    except KeyboardInterrupt:
+        print("sweep.py: interrupted", file=sys.stderr)
+        return 130
+
+
+def _raise_interrupt(signum, frame):
+    raise KeyboardInterrupt
 
 
 if __name__ == "__main__":

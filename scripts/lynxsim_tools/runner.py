@@ -6,10 +6,15 @@ already done (summary.json present) are skipped, which makes a rerun after an in
 where it stopped. A thread pool of `jobs` workers waits on the processes (the work happens in the
 subprocesses, so threads suffice). A failing point does not stop the others: its command and the
 tail of its stderr are returned, and written to <out>/failed/<point>.log for later inspection.
+
+Ctrl-C (or SIGTERM) stops the sweep promptly: no further point starts, the running lynxsim
+processes get SIGTERM (each removes its staging folder; a finished point is complete or absent),
+run_points raises Interrupted, and rerunning the same command resumes with the points not done.
 """
 
 import json
 import subprocess
+import threading
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,14 +40,54 @@ def lynxsim_command(lynxsim: Path, base: Path, point: Point, out: Path, extra=()
     return command + list(extra)
 
 
-def _run_one(command: list, timeout_s: float | None):
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout_s)
-        return done.returncode, done.stderr[-_STDERR_TAIL:]
-    except subprocess.TimeoutExpired:
-        return 124, f"timed out after {timeout_s} s"
-    except OSError as error:
-        return 127, str(error)
+class Interrupted(Exception):
+    """The sweep was stopped by a signal; `done` points had finished."""
+
+    def __init__(self, done: int):
+        super().__init__(f"interrupted after {done} points")
+        self.done = done
+
+
+class _Children:
+    """The lynxsim processes in flight, so that a stop can end them."""
+
+    def __init__(self):
+        self._lock = threading.Lock()
+        self._running = set()
+        self._stopping = False
+
+    def run(self, command: list, timeout_s: float | None):
+        with self._lock:
+            if self._stopping:
+                return 130, "not started: the sweep was interrupted"
+            try:
+                proc = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        text=True)
+            except OSError as error:
+                return 127, str(error)
+            self._running.add(proc)
+        try:
+            _, stderr = proc.communicate(timeout=timeout_s)
+            return proc.returncode, stderr[-_STDERR_TAIL:]
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.communicate()
+            return 124, f"timed out after {timeout_s} s"
+        finally:
+            with self._lock:
+                self._running.discard(proc)
+
+    def stop(self, grace_s: float = 10.0) -> None:
+        with self._lock:
+            self._stopping = True
+            running = list(self._running)
+        for proc in running:
+            proc.terminate()
+        for proc in running:
+            try:
+                proc.wait(timeout=grace_s)
+            except subprocess.TimeoutExpired:
+                proc.kill()
 
 
 def _record_failure(out: Path, failure: Failure) -> None:
@@ -60,11 +105,14 @@ def run_points(points: list, *, lynxsim: Path, base: Path, out: Path, jobs: int,
     out.mkdir(parents=True, exist_ok=True)
     bar = ProgressBar(len(todo), stream=stream)
     failures = []
-    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+    children = _Children()
+    pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+    finished = 0
+    try:
         futures = {}
         for point in todo:
             command = lynxsim_command(lynxsim, base, point, out, extra)
-            futures[pool.submit(_run_one, command, timeout_s)] = (point, command)
+            futures[pool.submit(children.run, command, timeout_s)] = (point, command)
         for future in as_completed(futures):
             point, command = futures[future]
             returncode, stderr = future.result()
@@ -73,6 +121,14 @@ def run_points(points: list, *, lynxsim: Path, base: Path, out: Path, jobs: int,
                 _record_failure(out, failures[-1])
             else:
                 (out / "failed" / f"{point.name}.log").unlink(missing_ok=True)
+            finished += returncode == 0
             bar.advance(returncode == 0)
+    except KeyboardInterrupt:
+        pool.shutdown(wait=False, cancel_futures=True)
+        children.stop()
+        bar.close()
+        raise Interrupted(finished) from None
+    finally:
+        pool.shutdown(wait=True)
     bar.close()
     return sorted(failures, key=lambda f: f.point.index)

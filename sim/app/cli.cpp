@@ -30,6 +30,8 @@ void add_run_options(CLI::App& app, Parsed& p) {
                "replace --out even when it exists and is not a lynxsim results folder");
   app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
+  app.add_flag("--wide", p.run.wide, "the table with every column (E2E, all baselines and metrics)");
+  app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
   app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)");
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
 }

@@ -51,9 +51,13 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
                                options.force);
   if (!options.quiet) {
     report::TableOptions table;
+    table.wide = options.wide;
+    table.percentiles = options.percentiles;
     table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
                               "anchor_key_snr_db"};
-    fmt::print("{}: {}\n\n{}\n", s.name, s.description,
+    if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
+    fmt::print("{}\n\n{}\n",
+               report::wrap_text(fmt::format("{}: {}", s.name, s.description), report::kTableTextWidth),
                report::format_result_table(report::summarize_methods(results), table));
   }
   fmt::print("results: {}\n", out.string());

@@ -20,6 +20,8 @@ struct RunOptions {
   bool trace = false;
   bool quiet = false;
   bool force = false;
+  bool wide = false;
+  bool percentiles = false;
 };
 
 struct EstimateOptions {

@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <map>
 #include <set>
+#include <string_view>
 
 namespace lynxsim::report {
 namespace {
@@ -28,6 +30,7 @@ std::string format_metric(double value) {
 
 // What the table shows besides the fixed columns.
 struct Layout {
+  std::vector<std::string> baselines;
   std::vector<std::string> metrics;
   bool with_acceptance = false;
   bool with_retractions = false;
@@ -40,16 +43,34 @@ std::vector<std::pair<std::string, std::string>> ratio_columns(const Layout& lay
   return {{"spec", "ttft_speculative_s"}, {"commit", "ttft_commit_s"}};
 }
 
+std::string ratio_label(const std::string& reading, const std::string& baseline, bool wide) {
+  return wide ? reading + " vs " + baseline : reading + "/" + baseline;
+}
+
+std::string metric_label(const std::string& metric, bool wide) {
+  static const std::map<std::string, std::string> kShort{
+      {"needle_accuracy", "needle"}, {"attention_kl", "attn_KL"}, {"key_snr_db", "K_SNR_dB"},
+      {"value_snr_db", "V_SNR_dB"}, {"anchor_key_snr_db", "anchor_K_dB"}};
+  const auto it = kShort.find(metric);
+  return wide || it == kShort.end() ? metric : it->second;
+}
+
 Row header_row(const TableOptions& options, const Layout& layout) {
-  Row row{"method", "TTFT_spec", "TTFT_commit"};
+  Row row{"method"};
+  if (options.wide || !layout.prefill_first) row.insert(row.end(), {"TTFT_spec", "TTFT_commit"});
   if (layout.prefill_first) row.insert(row.end(), {"TTDT_spec", "TTDT_commit"});
-  row.insert(row.end(), {"TPOT", "E2E", "bytes"});
-  for (const auto& b : options.baselines) {
-    for (const auto& [label, metric] : ratio_columns(layout)) row.push_back(label + " vs " + b);
+  if (options.percentiles) row.insert(row.end(), {"TTFT p50", "TTFT p90", "TTFT p99"});
+  row.push_back("TPOT");
+  if (options.wide) row.push_back("E2E");
+  row.push_back("bytes");
+  for (const auto& b : layout.baselines) {
+    for (const auto& [label, metric] : ratio_columns(layout)) {
+      row.push_back(ratio_label(label, b, options.wide));
+    }
   }
-  for (const auto& m : layout.metrics) row.push_back(m);
-  if (layout.with_acceptance) row.push_back("acceptance");
-  if (layout.with_retractions) row.push_back("retracted");
+  for (const auto& m : layout.metrics) row.push_back(metric_label(m, options.wide));
+  if (layout.with_acceptance) row.push_back(options.wide ? "acceptance" : "accept");
+  if (layout.with_retractions) row.push_back(options.wide ? "retracted" : "retract");
   return row;
 }
 
@@ -61,14 +82,23 @@ std::string ratio_cell(const MethodSummary& s, const std::string& metric, const 
 }
 
 Row method_row(const MethodSummary& s, const TableOptions& options, const Layout& layout) {
-  Row row{s.name, format_duration_s(s.ttft_speculative_s.mean), format_duration_s(s.ttft_commit_s.mean)};
+  Row row{s.name};
+  if (options.wide || !layout.prefill_first) {
+    row.insert(row.end(), {format_duration_s(s.ttft_speculative_s.mean),
+                           format_duration_s(s.ttft_commit_s.mean)});
+  }
   if (layout.prefill_first) {
     row.insert(row.end(), {format_duration_s(s.ttdt_speculative_s.mean),
                            format_duration_s(s.ttdt_commit_s.mean)});
   }
-  row.insert(row.end(), {format_duration_s(s.tpot_s.mean), format_duration_s(s.e2e_s.mean),
-                         format_byte_count(s.bytes_total)});
-  for (const auto& b : options.baselines) {
+  if (options.percentiles) {
+    row.insert(row.end(), {format_duration_s(s.ttft_s.p50), format_duration_s(s.ttft_s.p90),
+                           format_duration_s(s.ttft_s.p99)});
+  }
+  row.push_back(format_duration_s(s.tpot_s.mean));
+  if (options.wide) row.push_back(format_duration_s(s.e2e_s.mean));
+  row.push_back(format_byte_count(s.bytes_total));
+  for (const auto& b : layout.baselines) {
     for (const auto& [label, metric] : ratio_columns(layout)) row.push_back(ratio_cell(s, metric, b));
   }
   for (const auto& m : layout.metrics) {
@@ -83,6 +113,11 @@ Row method_row(const MethodSummary& s, const TableOptions& options, const Layout
 Layout table_layout(const std::vector<MethodSummary>& summaries, const TableOptions& options) {
   Layout layout;
   layout.metrics = metric_columns(summaries, options);
+  layout.baselines = options.baselines;
+  if (!options.wide) {
+    if (layout.metrics.size() > 1) layout.metrics.resize(1);
+    if (layout.baselines.size() > 1) layout.baselines.resize(1);
+  }
   for (const auto& s : summaries) {
     layout.with_acceptance = layout.with_acceptance || s.speculative;
     layout.with_retractions = layout.with_retractions || (s.speculative && s.stream == "speculative");
@@ -107,7 +142,10 @@ std::string table_notes(const std::vector<MethodSummary>& summaries, const Layou
              "so every method has the same TTFT; methods differ from the second token, the first "
              "decode token (TTDT), which the ratios compare.\n";
   }
-  return notes.empty() ? notes : "\n" + notes;
+  if (notes.empty()) return notes;
+  std::string out(1, '\n');
+  out += wrap_text(notes, kTableTextWidth);
+  return out;
 }
 
 std::string render(const std::vector<Row>& rows) {
@@ -153,6 +191,41 @@ std::string format_cluster_table(const std::vector<MethodSummary>& summaries) {
                          "max link"}};
   for (const auto& s : summaries) rows.push_back(cluster_row(s));
   return render(rows);
+}
+
+namespace {
+
+void wrap_line(std::string_view line, std::size_t width, std::string& out) {
+  std::size_t column = 0;
+  while (!line.empty()) {
+    const std::size_t space = line.find(' ');
+    const std::string_view word = line.substr(0, space);
+    if (column > 0 && column + 1 + word.size() > width) {
+      out += '\n';
+      column = 0;
+    } else if (column > 0) {
+      out += ' ';
+      ++column;
+    }
+    out += word;
+    column += word.size();
+    line = space == std::string_view::npos ? std::string_view{} : line.substr(space + 1);
+  }
+}
+
+}  // namespace
+
+std::string wrap_text(const std::string& text, std::size_t width) {
+  std::string out;
+  std::string_view rest = text;
+  while (!rest.empty()) {
+    const std::size_t newline = rest.find('\n');
+    wrap_line(rest.substr(0, newline), width, out);
+    if (newline == std::string_view::npos) break;
+    out += '\n';
+    rest = rest.substr(newline + 1);
+  }
+  return out;
 }
 
 std::string format_duration_s(double seconds) {

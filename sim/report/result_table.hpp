@@ -11,6 +11,7 @@
 // MethodQuality::metrics (sorted by name; "-" where a method lacks it), and when any method is
 // speculative the acceptance it ran with and, when drafts stream to the client, the retracted
 // tokens. Lines under the table say which TTFT the client sees and why TTFTs tie when they do.
+// TableOptions choose the compact form and percentile columns.
 // Numbers are right-aligned, names left-aligned; the output ends with a newline.
 
 #include <string>
@@ -24,6 +25,12 @@ struct TableOptions {
   std::vector<std::string> baselines = default_baselines();
   // Accuracy metrics to show; empty shows every metric present.
   std::vector<std::string> accuracy_columns;
+  // false: the compact table (under 100 columns for the bundled scenarios): no E2E, the first
+  // baseline and the first accuracy metric only, short labels ("spec/int8", "needle"), and the
+  // TTDT columns instead of the tied TTFT ones when prefill emits the first token.
+  bool wide = true;
+  // The client's TTFT p50, p90 and p99 beside the means.
+  bool percentiles = false;
 };
 
 std::string format_result_table(const std::vector<MethodSummary>& summaries,
@@ -34,6 +41,12 @@ std::string format_result_table(const std::vector<MethodSummary>& summaries,
 // p99 TTFT, mean prefill queueing and decode-memory wait, prefix-cache block hit rate, peak decode
 // memory (share of usable HBM) and the largest mean link utilisation.
 std::string format_cluster_table(const std::vector<MethodSummary>& summaries);
+
+// The width the notes under a table are wrapped to.
+inline constexpr std::size_t kTableTextWidth = 100;
+// `text` with each line broken at spaces into lines of at most `width` characters (a longer word
+// stays whole); line breaks of the text are kept.
+std::string wrap_text(const std::string& text, std::size_t width);
 
 // "850.0us", "12.35ms", "1.235s".
 std::string format_duration_s(double seconds);

@@ -28,8 +28,9 @@ void add_cluster(nlohmann::json& out, const ClusterSummary& c) {
   nlohmann::json link_mean = nlohmann::json::object();
   nlohmann::json link_peak = nlohmann::json::object();
   for (const auto& [id, link] : c.links) {
-    link_mean[std::to_string(id)] = number(link.mean);
-    link_peak[std::to_string(id)] = number(link.peak);
+    const std::string key = link.name.empty() ? std::to_string(id) : link.name;
+    link_mean[key] = number(link.mean);
+    link_peak[key] = number(link.peak);
   }
   out.update({
       {"prefill_instances", c.num_prefill},

@@ -18,7 +18,7 @@
 //    "slo_attainment", "cache_lookup_blocks", "cache_hit_blocks", "cache_evicted_blocks",
 //    "cache_hit_tokens", "cache_hit_rate", "cached_token_fraction", "peak_decode_memory_fraction",
 //    "max_link_utilisation", "max_link_peak_utilisation",
-//    "link_mean_utilisation" | "link_peak_utilisation": {link id: fraction}}}}
+//    "link_mean_utilisation" | "link_peak_utilisation": {link name "a->b": fraction}}}}
 // Schema version 1 only ever gains fields: readers of older files find every key they knew.
 // ttft_s is the TTFT the client sees (method_summary.hpp): for a speculative method under the
 // default speculation.stream "committed" it equals ttft_commit_s; files written before the stream

@@ -12,6 +12,7 @@ namespace lynxsim::scenario {
 
 inline constexpr std::int64_t kMaxTokensPerRequest = 1 << 24;      // context or output tokens
 inline constexpr std::int64_t kMaxRequests = 10'000'000;            // requests of one workload
+inline constexpr std::int64_t kMaxTraceRepeat = 1000;               // workload.trace.repeat
 inline constexpr std::int64_t kMaxTensorParallel = 1024;
 inline constexpr std::int64_t kMaxInstancesPerGroup = 4096;
 inline constexpr std::int64_t kMaxDecodeBatch = 1 << 20;

@@ -1,7 +1,8 @@
 // The generated workload forms of the "workload" section (the others are in workload_section.cpp):
 //   {"trace": {"file": path (relative to the scenario's folder), "format": "mooncake" | "azure" |
 //              "splitwise", "time_scale": 1, "window_start": "0s", "window_end": duration,
-//              "max_requests": N, "keep_hash_ids": true}}
+//              "max_requests": N, "keep_hash_ids": true, "repeat": 1}}; "rate_scale": r instead of
+//              time_scale replays at r times the trace's load (time_scale = 1 / r)
 //   {"synthetic": {"process": "poisson" | "gamma", "rate_per_s": > 0, "burstiness": 1,
 //                  "count": N, "duration": d, "start": "0s", "context": L, "output": L}}
 // A length L is an integer (fixed) or {"kind": "uniform", "min", "max"},
@@ -95,6 +96,12 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
   const auto file = r.string("file", true);
   const auto format = r.string("format", true);
   options.time_scale = r.number("time_scale", 1e-9, 1e9).value_or(1.0);
+  if (const auto rate = r.number("rate_scale", 1e-9, 1e9)) {
+    if (r.get("time_scale")) r.issues().add(r.child("rate_scale"), "give time_scale or rate_scale, not both");
+    options.time_scale = 1.0 / *rate;
+  }
+  options.repeat = r.count("repeat", 1, kMaxTraceRepeat).value_or(1);
+  options.max_total_requests = kMaxRequests;
   options.window_start = r.time("window_start", false).value_or(Time::zero());
   options.window_end = r.time("window_end", true);
   if (const auto n = r.count("max_requests", 1, kMaxRequests)) options.max_requests = *n;
@@ -110,7 +117,7 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
   if (!file || !format) return {};
   resolved = {{"file", *file}, {"format", *format}, {"time_scale", options.time_scale},
               {"window_start", time_text(options.window_start)},
-              {"keep_hash_ids", options.keep_hash_ids}};
+              {"keep_hash_ids", options.keep_hash_ids}, {"repeat", options.repeat}};
   if (options.window_end) resolved["window_end"] = time_text(*options.window_end);
   if (options.max_requests) resolved["max_requests"] = *options.max_requests;
   try {

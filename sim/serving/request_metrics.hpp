@@ -87,6 +87,7 @@ struct LinkUtilisation {
   std::uint32_t link = 0;
   double mean = 0.0;
   double peak = 0.0;
+  std::string name;  // "<from node>-><to node>" (Network::link_name)
 };
 
 struct ClusterStats {

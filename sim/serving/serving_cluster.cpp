@@ -197,6 +197,7 @@ ClusterStats ServingCluster::stats(Time end) const {
         static_cast<double>(d->peak_bytes()) / static_cast<double>(d->capacity_bytes()));
   }
   if (links_) s.links = links_->finish(end);
+  for (LinkUtilisation& l : s.links) l.name = network_->link_name(l.link);
   for (const LinkUtilisation& l : s.links) s.max_link_utilisation = std::max(s.max_link_utilisation, l.mean);
   return s;
 }

@@ -160,6 +160,39 @@ std::vector<Record> read_records(const std::filesystem::path& file, TraceFormat 
   return records;
 }
 
+Time repeat_span(const std::vector<RequestSpec>& requests, const TraceOptions& options) {
+  if (options.window_end) {
+    return Time::from_seconds((options.window_end->seconds() - options.window_start.seconds()) *
+                              options.time_scale);
+  }
+  const Time first = requests.front().arrival_at;
+  const Time last = requests.back().arrival_at;
+  const double gap = (last - first).seconds() / static_cast<double>(requests.size() - 1);
+  return last + Time::from_seconds(gap);
+}
+
+void repeat_window(std::vector<RequestSpec>& requests, const TraceOptions& options) {
+  if (options.repeat <= 1) return;
+  const auto copies = static_cast<std::int64_t>(options.repeat);
+  const auto count = static_cast<std::int64_t>(requests.size());
+  if (!options.window_end && count < 2) {
+    throw TraceError("repeating a trace of fewer than 2 requests needs a window_end");
+  }
+  if (count > options.max_total_requests / copies) {
+    throw TraceError(fmt::format("repeat {} x {} requests exceeds the limit of {} requests",
+                                 copies, count, options.max_total_requests));
+  }
+  const Time span = repeat_span(requests, options);
+  requests.reserve(static_cast<std::size_t>(count * copies));
+  for (std::int64_t k = 1; k < copies; ++k) {
+    for (std::int64_t i = 0; i < count; ++i) {
+      RequestSpec copy = requests[static_cast<std::size_t>(i)];
+      copy.arrival_at = copy.arrival_at + span * k;
+      requests.push_back(std::move(copy));
+    }
+  }
+}
+
 }  // namespace
 
 std::vector<RequestSpec> read_trace(const std::filesystem::path& file, TraceFormat format,
@@ -179,6 +212,7 @@ std::vector<RequestSpec> read_trace(const std::filesystem::path& file, TraceForm
   std::stable_sort(out.begin(), out.end(), [](const RequestSpec& a, const RequestSpec& b) {
     return a.arrival_at < b.arrival_at;
   });
+  repeat_window(out, options);
   return out;
 }
 

@@ -11,7 +11,12 @@
 // Trace time t is measured from the first record (azure) or taken as is (mooncake, splitwise).
 // Records with t in [window_start, window_end) are kept, in file order, up to max_requests; each
 // arrives at (t - window_start) * time_scale (time_scale 0.5 replays the trace twice as fast).
-// Records are then sorted by arrival (stable). Lengths must be integers >= 1.
+// Records are then sorted by arrival (stable). With repeat = n > 1 the kept requests are replayed n
+// times back to back: copy k arrives k * S later, S = (window_end - window_start) * time_scale, or
+// without window_end S = last arrival + the mean gap between arrivals (the load stays the same
+// across the seam), with the same lengths and prefix block ids (a repeated conversation finds its
+// blocks in a prefix cache);
+// more than max_total_requests requests in all throws TraceError. Lengths must be integers >= 1.
 // A malformed line throws TraceError "<file>:<line>: <what is wrong>"; the whole file is checked up
 // to the first error.
 
@@ -35,6 +40,8 @@ struct TraceOptions {
   std::optional<Time> window_end;
   std::optional<int> max_requests;
   bool keep_hash_ids = true;
+  int repeat = 1;
+  std::int64_t max_total_requests = 10'000'000;
 };
 
 class TraceError : public std::runtime_error {

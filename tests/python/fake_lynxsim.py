@@ -10,13 +10,15 @@ KV bytes = context * 1000 * bits / 8, with bits 16 (bf16), 8 (int8), 4 (int4, ly
 
 Environment: FAKE_LYNXSIM_LOG appends one line per run (its --out); FAKE_LYNXSIM_FAIL_CONTEXT
 makes a run whose first request has that context exit 2; FAKE_LYNXSIM_SHIFT adds that many
-seconds to the lynx TTFT, to move a regression ratio.
+seconds to the lynx TTFT, to move a regression ratio; FAKE_LYNXSIM_SLEEP makes every run take that
+many seconds first.
 """
 
 import json
 import os
 import shutil
 import sys
+import time
 from pathlib import Path
 
 BITS = {"bf16": 16, "int8": 8, "int4": 4, "kivi2": 2, "lynx": 4}
@@ -129,6 +131,8 @@ def main():
     if os.environ.get("FAKE_LYNXSIM_LOG"):
         with open(os.environ["FAKE_LYNXSIM_LOG"], "a") as log:
             log.write(f"{out}\n")
+    if os.environ.get("FAKE_LYNXSIM_SLEEP"):
+        time.sleep(float(os.environ["FAKE_LYNXSIM_SLEEP"]))
     fail = os.environ.get("FAKE_LYNXSIM_FAIL_CONTEXT")
     if fail and str(scenario["workload"]["requests"][0]["context"]) == fail:
         print("fake failure", file=sys.stderr)

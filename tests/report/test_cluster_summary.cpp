@@ -38,7 +38,7 @@ serving::MethodResult cluster_result() {
   c.cache_hit_tokens = 1024;
   c.cache_block_hit_rate = 2.0 / 128.0;
   c.peak_decode_memory_fraction = 0.75;
-  c.links = {{4, 0.25, 0.5}, {9, 0.125, 1.0}};
+  c.links = {{4, 0.25, 0.5, "prefill->decode"}, {9, 0.125, 1.0, ""}};
   c.max_link_utilisation = 0.25;
   return result;
 }
@@ -90,7 +90,7 @@ TEST_CASE("summary.json gains the cluster fields and keeps the schema-1 keys") {
   CHECK(m.at("cache_hit_tokens") == 1024);
   CHECK(m.at("peak_decode_memory_fraction").get<double>() == doctest::Approx(0.75));
   CHECK(m.at("max_link_utilisation").get<double>() == doctest::Approx(0.25));
-  CHECK(m.at("link_mean_utilisation").at("4").get<double>() == doctest::Approx(0.25));
+  CHECK(m.at("link_mean_utilisation").at("prefill->decode").get<double>() == doctest::Approx(0.25));
   CHECK(m.at("link_peak_utilisation").at("9").get<double>() == doctest::Approx(1.0));
   CHECK(m.at("prefill_instances") == 2);
   CHECK(m.at("decode_instances") == 3);

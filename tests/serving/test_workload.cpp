@@ -66,6 +66,30 @@ TEST_CASE("trace options scale time, cut a window and limit the count") {
   CHECK(read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o).size() == 7);
 }
 
+TEST_CASE("a repeated trace window replays its requests shifted by the scaled window length") {
+  TraceOptions o;
+  o.time_scale = 0.25;
+  o.window_start = Time::from_seconds(100);
+  o.window_end = Time::from_seconds(160);
+  const auto once = read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o);
+  o.repeat = 3;
+  const auto thrice = read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o);
+  REQUIRE_FALSE(once.empty());
+  REQUIRE(thrice.size() == 3 * once.size());
+  const Time span = Time::from_seconds(15);
+  for (std::size_t k = 0; k < 3; ++k) {
+    for (std::size_t i = 0; i < once.size(); ++i) {
+      const RequestSpec& copy = thrice[k * once.size() + i];
+      CHECK(copy.arrival_at == once[i].arrival_at + span * static_cast<std::int64_t>(k));
+      CHECK(copy.context_tokens == once[i].context_tokens);
+      CHECK(copy.hash_ids == once[i].hash_ids);
+    }
+  }
+  o.max_total_requests = static_cast<std::int64_t>(2 * once.size());
+  CHECK_THROWS_AS(read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o),
+                  TraceError);
+}
+
 TEST_CASE("the Azure code trace starts at zero and keeps wall-clock gaps") {
   const auto requests = read_trace(trace_path("azure_llm_2023_code.csv"), TraceFormat::azure);
   REQUIRE(requests.size() == 8819);
@@ -175,4 +199,17 @@ TEST_CASE("the prefix cache hits leading blocks only and evicts the least recent
   CHECK(cache.lookup(std::vector<std::uint32_t>{1, 4}) == 2);
   CHECK(cache.lookup(std::vector<std::uint32_t>{3}) == 0);
   CHECK(cache.counters().hit_blocks == 6);
+}
+
+TEST_CASE("without a window end a repeat is shifted by the last arrival plus the mean gap") {
+  TraceOptions o;
+  o.max_requests = 5;
+  const auto once = read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o);
+  o.repeat = 2;
+  const auto twice = read_trace(trace_path("mooncake_conversation.jsonl"), TraceFormat::mooncake, o);
+  REQUIRE(once.size() == 5);
+  REQUIRE(twice.size() == 10);
+  const Time span = once.back().arrival_at +
+                    Time::from_seconds((once.back().arrival_at - once.front().arrival_at).seconds() / 4);
+  CHECK(twice[5].arrival_at == once[0].arrival_at + span);
 }
