@@ -82,8 +82,6 @@ public:
   // Relative tolerance of the fixed point (see the header essay); default kExactTolerance. Must be
   // in [1e-12, 1e-2].
   static constexpr double kExactTolerance = 1e-12;
-  // D releases the held flows within kReleaseBand * tolerance of a link's top level.
-  static constexpr double kReleaseBand = 1000.0;
   void set_tolerance(double relative);
   double tolerance() const { return tolerance_; }
 
