@@ -34,19 +34,19 @@
 //
 // Tolerance. The fixed point is exact up to a relative tolerance tau (default 1e-12): a held flow is
 // released by P only when its level exceeds L (1 + tau), by D only when a rate fell by more than
-// tau relative (and then only the held flows within tau of the link's top level), and a re-filled
-// rate whose relative change is at most tau is left untouched (its flow is not rescheduled and
-// does not mark its links for lower classes). The deviations tau leaves do not stay within tau:
-// a link's residual absorbs the deviations of all its held flows (n of them: up to n tau on the
-// few re-filled flows), and a flow that then sits more than tau below its link's top level is no
-// longer released by D when that link frees capacity, so its error grows with every later change.
-// Measured on a k=8 fat-tree with 5,000 flows started together, completion times against this
-// solver at 1e-12: tau = 1e-11 identical, 1e-10 worst 2.7e-5, 1e-9 worst 1.9e-3 (10,000 flows:
-// 8.6e-4). At 1e-12 every rate stayed within 1e-11 of a full re-solve after every change (3,000
-// flows), and completion times match SimGrid's max-min solver (tests/net/simgrid/).
-// FlowNetwork therefore runs this solver at 1e-12 (kExactTolerance) whatever tolerance below its
-// relaxed range it is given. For coarse tolerances FlowNetwork uses LevelRelaxation
-// (level_relaxation.hpp), whose work follows the links whose fair level moves.
+// tau relative (and then only the held flows within kReleaseBand * tau of the link's top level),
+// and a re-filled rate whose relative change is at most tau is left untouched (its flow is not
+// rescheduled and does not mark its links for lower classes). The deviations tau leaves do not
+// stay within tau: a link's residual absorbs the deviations of all its held flows (n of them: up to
+// n tau on the few re-filled flows), and a flow left below its link's top level by more than D's
+// band is not released when that link frees capacity, so its error then grows with every change.
+// Hence the band of kReleaseBand = 1000 tolerances, and FlowNetwork runs this solver at 1e-12
+// (kExactTolerance) whatever tolerance below its relaxed range it is given. Measured on k=8
+// fat-trees (completion times against SimGrid's max-min solver, tests/net/simgrid/): with a band of
+// one tolerance, tau = 1e-9 drifted to 1.9e-3 (5,000 flows started together) and even 1e-12 to
+// 2.4e-8 (10,000 flows); with the band and 1e-12, 2.5e-10 and 9.9e-11.
+// For coarse tolerances FlowNetwork uses LevelRelaxation (level_relaxation.hpp), whose work follows
+// the links whose fair level moves.
 //
 // Numerics: rates are doubles; a link's residual is recomputed from the current rates when the
 // filling first opens it (no accumulated drift). The heap holds at most one live entry per link, a
@@ -82,6 +82,8 @@ public:
   // Relative tolerance of the fixed point (see the header essay); default kExactTolerance. Must be
   // in [1e-12, 1e-2].
   static constexpr double kExactTolerance = 1e-12;
+  // D releases the held flows within kReleaseBand * tolerance of a link's top level.
+  static constexpr double kReleaseBand = 1000.0;
   void set_tolerance(double relative);
   double tolerance() const { return tolerance_; }
 
