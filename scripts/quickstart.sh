@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds the lynxsim program only (the CUDA kernels only when a GPU is
-# present, or with LYNXSIM_CUDA=ON) and runs the bundled default scenario. The test command
-# (scripts/test.sh) builds everything.
+# present, or with LYNXSIM_CUDA=ON) and runs the bundled default scenario twice: with the KV sent
+# after prefill (the paper's setting, where the transfer method matters) and as bundled (layer-wise,
+# where it hides behind prefill); each table ends with a line saying how much transfer is exposed.
+# The test command (scripts/test.sh) builds everything.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/setup.sh"
@@ -11,4 +13,9 @@ if [[ -z "${LYNXSIM_CUDA:-}" ]] && command -v nvidia-smi >/dev/null && nvidia-sm
 fi
 LYNXSIM_BUILD_TARGET=lynxsim "$root/scripts/build.sh" -DLYNXSIM_CUDA="$cuda"
 cd "$root"
+echo "== The paper's setting: the KV leaves after prefill, so its transfer delays the first token"
+./build/lynxsim --scenario scenarios/quickstart.json --set serving.streaming=after_prefill \
+  --out results/runs/quickstart-after-prefill "$@"
+echo
+echo "== The bundled default: the KV streams layer by layer and hides behind prefill"
 exec ./build/lynxsim --scenario scenarios/quickstart.json "$@"

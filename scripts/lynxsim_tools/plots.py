@@ -1,10 +1,12 @@
 """The PNG figures of a sweep (matplotlib, Agg backend; kinds listed in plot_kinds.py).
 
 Every figure has axis labels with units, a legend naming each series (a method plus the values of
-the sweep axes the figure does not already use; a colour per method, a line style per value of
-the other axes), and one panel per value of the panel column where there is one. Context length
-runs on a base-2 log axis labelled 8K, 32K, ...; bandwidth on a log axis in Gb/s, ticked at the
-swept values; a TTFT or exposed-time axis turns logarithmic when its values span more than 20x.
+the sweep axes the figure does not already use; each method has the same colour and marker in
+every figure, a line style per value of the other axes), one panel per value of the panel column
+where there is one, and a caption naming what the runs share (model, GPUs, context, link rate,
+streaming, serving engine). Context length runs on a base-2 log axis labelled 8K, 32K, ...;
+bandwidth on a log axis in Gb/s, ticked at the swept values; a TTFT, exposed-time, accuracy or CDF
+axis turns logarithmic when its values span more than 20x.
 
 The accuracy frontier assumes higher is better, except for metrics whose name says error,
 divergence or loss (error, kl, mse, loss, perplexity, ppl), where lower is better: the frontier is
@@ -26,7 +28,41 @@ from .plot_kinds import KINDS  # noqa: E402
 
 _LOWER_IS_BETTER = ("error", "kl", "mse", "loss", "perplexity", "ppl")
 _LINESTYLES = ("-", "--", ":", "-.")
-_MARKERS = ("o", "s", "^", "D", "v")
+# One colour and marker per method in every figure (matplotlib's tab10 and tab20 colours).
+_METHOD_STYLES = {
+    "bf16": ("#7f7f7f", "o"), "int8": ("#1f77b4", "s"), "int4": ("#ff7f0e", "^"),
+    "kivi2": ("#2ca02c", "v"), "kivi4": ("#98df8a", "<"), "cachegen": ("#9467bd", "D"),
+    "lynx": ("#d62728", "*"), "lynx-3+5": ("#e377c2", "P"), "lynx-2+6": ("#8c564b", "X"),
+    "lynx-2+2+4": ("#bcbd22", "h"), "lynx-qs": ("#17becf", "p"), "lynx-1+1+2+4": ("#aec7e8", "H"),
+}
+_OTHER_COLOURS = ("#ff9896", "#c5b0d5", "#c49c94", "#f7b6d2", "#dbdb8d", "#9edae5", "#ffbb78")
+_OTHER_MARKERS = ("o", "s", "^", "D", "v", "<", ">")
+_CAPTION = (("run_model", "{}"), ("run_prefill_gpu", "prefill {}"), ("run_decode_gpu", "decode {}"),
+            ("context_tokens_mean", "context {}"), ("run_link_rate", "link {}"),
+            ("run_streaming", "streaming {}"), ("run_engine", "engine {}"))
+
+
+def method_style(method: str) -> tuple:
+    """(colour, marker) of a method: fixed for the presets, stable by name for the others."""
+    if method in _METHOD_STYLES:
+        return _METHOD_STYLES[method]
+    code = sum(ord(c) * (i + 1) for i, c in enumerate(method))
+    return _OTHER_COLOURS[code % len(_OTHER_COLOURS)], _OTHER_MARKERS[code % len(_OTHER_MARKERS)]
+
+
+def caption(rows: list) -> str:
+    """What every row shares (model, GPUs, context, link, streaming, engine); swept ones say so."""
+    parts = []
+    for column, text in _CAPTION:
+        values = {str(r.get(column, "")) for r in rows} - {""}
+        if len(values) == 1:
+            value = values.pop()
+            if column == "context_tokens_mean" and pd.number(value) is not None:
+                value = f"{round(pd.number(value)):,} tokens"
+            parts.append(text.format(value))
+        elif len(values) > 1:
+            parts.append(text.format("swept"))
+    return ", ".join(parts)
 
 
 def _tokens_label(value: float, _pos=None) -> str:
@@ -41,28 +77,28 @@ def _panels(rows: list, column):
     return [(f"{pd.points.short_axis_name(column)} = {k}", groups[k]) for k in ordered]
 
 
-def _figure(count: int, title: str):
+def _figure(count: int, title: str, rows_for_caption=()):
     cols = 2 if count == 4 else min(count, 3)
     rows = math.ceil(count / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 4.0 * rows), squeeze=False)
     for extra in axes.flat[count:]:
         extra.set_visible(False)
-    fig.suptitle(title)
+    text = caption(list(rows_for_caption))
+    fig.suptitle(f"{title}\n{text}" if text else title, fontsize="medium")
     return fig, list(axes.flat)
 
 
 def _styles(rows: list, series_columns: list) -> dict:
-    """Series label -> plot style: a colour per method, a line style per other-axis combination."""
-    methods = list(dict.fromkeys(r.get("method", "") for r in rows))
+    """Series label -> plot style: the method's colour and marker, a line style per other-axis
+    combination."""
     others = list(dict.fromkeys(pd.series_key(r, series_columns).partition(", ")[2] for r in rows))
-    cycle = matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]
     styles = {}
     for r in rows:
         label = pd.series_key(r, series_columns)
         other = others.index(label.partition(", ")[2])
-        styles[label] = {"color": cycle[methods.index(r.get("method", "")) % len(cycle)],
-                         "linestyle": _LINESTYLES[other % len(_LINESTYLES)],
-                         "marker": _MARKERS[other % len(_MARKERS)]}
+        colour, marker = method_style(r.get("method", ""))
+        styles[label] = {"color": colour, "marker": marker,
+                         "linestyle": _LINESTYLES[other % len(_LINESTYLES)]}
     return styles
 
 
@@ -109,7 +145,7 @@ def _versus_context(data: pd.PlotInput, readings: list, title: str):
     x_column, panel = _context_x(rows), pd.find_column(axes_cols, "bandwidth")
     series = [c for c in pd.varying(rows, axes_cols) if c != panel and "context" not in c]
     panels = [(reading, name, members) for reading in readings for name, members in _panels(rows, panel)]
-    fig, axes = _figure(len(panels), title)
+    fig, axes = _figure(len(panels), title, rows)
     for ax, ((y_column, y_label, prefix), name, members) in zip(axes, panels):
         _draw_lines(ax, members, lambda r: pd.number(r.get(x_column, "")), y_column, series)
         ax.set_xscale("log", base=2)
@@ -151,7 +187,8 @@ def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
         raise ValueError("no bandwidth axis in the sweep")
     series = [c for c in pd.varying(data.rows, axes_cols) if c != x_column]
     panels = _speedup_panels(data.rows)
-    fig, axes = _figure(len(panels), "TTFT speedup against bandwidth: speculative and committed")
+    fig, axes = _figure(len(panels), "TTFT speedup against bandwidth: speculative and committed",
+                        data.rows)
     for ax, (baseline, column, reading) in zip(axes, panels):
         rows = [r for r in data.rows if r.get("method") != baseline
                 and pd.number(r.get(column, "")) is not None]
@@ -160,6 +197,28 @@ def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
         _bandwidth_axis(ax, rows, x_column)
         ax.set(title=f"{reading} over {baseline}".strip(), xlabel="bandwidth (Gb/s)",
                ylabel=f"TTFT speedup over {baseline} (x)")
+        ax.grid(True, alpha=0.3)
+        _legend(ax)
+    return fig
+
+
+def ttft_vs_bandwidth(data: pd.PlotInput, _options: dict):
+    axes_cols = pd.axis_columns(data.rows)
+    x_column = pd.find_column(axes_cols, "bandwidth")
+    if x_column is None:
+        raise ValueError("no bandwidth axis in the sweep")
+    series = [c for c in pd.varying(data.rows, axes_cols) if c != x_column]
+    readings = [r for r in TTFT_READINGS if any(pd.number(row.get(r[0], "")) is not None
+                                                for row in data.rows)]
+    if not readings:
+        raise ValueError("no TTFT columns in the results")
+    fig, axes = _figure(len(readings), "TTFT against bandwidth: speculative and committed", data.rows)
+    for ax, (column, label, reading) in zip(axes, readings):
+        rows = [r for r in data.rows if pd.number(r.get(column, "")) is not None]
+        _draw_lines(ax, rows, lambda r: pd.number(r.get(x_column, "")), column, series)
+        _bandwidth_axis(ax, rows, x_column)
+        _auto_log(ax, rows, column)
+        ax.set(title=reading, xlabel="bandwidth (Gb/s)", ylabel=label)
         ax.grid(True, alpha=0.3)
         _legend(ax)
     return fig
@@ -203,16 +262,18 @@ def accuracy_vs_ttft(data: pd.PlotInput, options: dict):
     rows = [r for r in data.rows if pd.number(r.get(column, "")) is not None
             and pd.number(r.get("ttft_s_mean", "")) is not None]
     lower = any(word in column for word in _LOWER_IS_BETTER)
-    fig, axes = _figure(1, "Accuracy against TTFT")
+    fig, axes = _figure(1, "Accuracy against TTFT", rows)
     ax = axes[0]
     pairs = []
     for method, members in pd.group(rows, lambda r: r.get("method", "")).items():
         xy = [(pd.number(r["ttft_s_mean"]), pd.number(r[column])) for r in members]
         pairs += xy
-        ax.scatter(*zip(*xy), label=method)
+        colour, marker = method_style(method)
+        ax.scatter(*zip(*xy), label=method, color=colour, marker=marker)
     if pairs:
         ax.plot(*zip(*_frontier(pairs, lower)), color="black", linewidth=1, label="frontier")
     _auto_log(ax, rows, "ttft_s_mean", "x")
+    _auto_log(ax, rows, column, "y")
     metric = column.removeprefix("accuracy_")
     ax.set(xlabel="mean TTFT (s)", ylabel=f"{metric} ({'lower' if lower else 'higher'} is better)")
     ax.grid(True, alpha=0.3)
@@ -225,7 +286,7 @@ def ttft_cdf(data: pd.PlotInput, _options: dict):
     if not rows:
         raise ValueError("no per-request rows (requests.csv) to draw a CDF from")
     series = pd.varying(rows, pd.axis_columns(rows))
-    fig, axes = _figure(1, "TTFT distribution")
+    fig, axes = _figure(1, "TTFT distribution", data.rows)
     ax = axes[0]
     styles = _styles(rows, series)
     for label, members in pd.group(rows, lambda r: pd.series_key(r, series)).items():
@@ -234,6 +295,7 @@ def ttft_cdf(data: pd.PlotInput, _options: dict):
         values = values[:1] + values
         style = {k: v for k, v in styles[label].items() if k != "marker"}
         ax.step(values, fractions, where="post", label=label, **style)
+    _auto_log(ax, rows, "ttft_s", "x")
     ax.set(xlabel="TTFT (s)", ylabel="fraction of requests", ylim=(0, 1.02))
     ax.grid(True, alpha=0.3)
     _legend(ax)
@@ -241,6 +303,7 @@ def ttft_cdf(data: pd.PlotInput, _options: dict):
 
 
 _DRAW = {"ttft-vs-context": ttft_vs_context, "speedup-vs-bandwidth": speedup_vs_bandwidth,
+         "ttft-vs-bandwidth": ttft_vs_bandwidth,
          "accuracy-vs-ttft": accuracy_vs_ttft, "ttft-cdf": ttft_cdf,
          "exposed-vs-context": exposed_vs_context}
 assert set(_DRAW) == set(KINDS)

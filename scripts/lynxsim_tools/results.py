@@ -93,16 +93,53 @@ def _request_means(requests: list, method: str) -> dict:
     return means
 
 
+def _card_name(value) -> str:
+    if isinstance(value, dict):
+        return str(value.get("name", "inline"))
+    return str(value)
+
+
+def _group_gpu(value) -> str:
+    groups = value if isinstance(value, list) else [value]
+    return "+".join(_card_name(g.get("gpu", "")) if isinstance(g, dict) else _card_name(g)
+                    for g in groups)
+
+
+def _link_rate(network: dict) -> str:
+    topology = network.get("topology", {}) if isinstance(network, dict) else {}
+    for key in ("link", "host_link", "wan"):
+        if isinstance(topology.get(key), dict) and "rate" in topology[key]:
+            return str(topology[key]["rate"])
+    return ""
+
+
+def scenario_columns(folder: Path) -> dict:
+    """What the run was, from scenario.resolved.json: model, GPUs, streaming, engine, link rate."""
+    path = folder / "scenario.resolved.json"
+    if not path.is_file():
+        return {}
+    s = json.loads(path.read_text())
+    serving = s.get("serving", {})
+    return {"model": _card_name(s.get("model", "")), "prefill_gpu": _group_gpu(s.get("prefill", {})),
+            "decode_gpu": _group_gpu(s.get("decode", {})),
+            "streaming": serving.get("streaming", ""), "engine": serving.get("engine", ""),
+            "link_rate": _link_rate(s.get("network", {}))}
+
+
 def run_rows(folder: Path, prefix: dict | None = None) -> list:
     """One row per method of the results folder, each starting with the prefix columns."""
     summary = read_summary(folder)
     requests = read_requests(folder)
+    scenario = scenario_columns(folder)
     rows = []
     for name in method_order(summary):
         row = dict(prefix or {})
         row["method"] = name
         row["lynxsim_version"] = summary.get("lynxsim_version", "")
         row["lynxsim_commit"] = summary.get("lynxsim_commit", "")
+        for key, value in scenario.items():
+            row.setdefault(f"run_{key}", value)
+        row["engine"] = summary.get("engine", "")
         row.update(_request_means(requests, name))
         row.update(flatten_method(summary["methods"][name]))
         rows.append(row)

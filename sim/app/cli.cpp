@@ -91,8 +91,12 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
   add_calibrate(app, p.calibrate);
-  app.add_subcommand("calibrate-timing", "timing model against public measurements (median and worst error)")
-      ->add_option("--data", p.calibrate_timing.data, "CSV file or folder (default data/calibration/timing)");
+  auto* timing = app.add_subcommand("calibrate-timing",
+                                    "timing model against public measurements (median and worst error)");
+  timing->add_option("--data", p.calibrate_timing.data,
+                     "CSV file or folder (default data/calibration/timing)");
+  timing->add_flag("--fit", p.calibrate_timing.fit,
+                   "fit the GPU constants on the calibration points (not the hold-out), print them");
   add_bench(app, p.bench);
   add_flows(app, p.flows);
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");

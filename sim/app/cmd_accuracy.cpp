@@ -12,6 +12,7 @@
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/method_quality.hpp"
 #include "sim/serving/transfer_method.hpp"
 
 namespace lynxsim::app {
@@ -39,6 +40,19 @@ int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   return 0;
 }
 
+// What a scenario run of this model would use, beside the raw proxy the table shows.
+void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
+                          const accuracy::AccuracyResult& result) {
+  if (result.acceptance.empty()) return;
+  fmt::print("\nacceptance a scenario run uses (speculation.acceptance overrides it):\n");
+  for (const auto& a : result.acceptance) {
+    const RunAcceptance run =
+        run_acceptance(data, options.model, options.context, a.method, a.acceptance_probability);
+    fmt::print("{:<18}{:.3f}  (proxy {:.3f}; {})\n", a.method, run.value, a.acceptance_probability,
+               run.source);
+  }
+}
+
 }  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
@@ -58,6 +72,7 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
     fmt::print("{}\n", accuracy::result_to_json(result).dump(2));
   } else {
     fmt::print("{}", accuracy::render_accuracy_table(result));
+    print_run_acceptance(data, options, result);
   }
   return 0;
 }

@@ -7,6 +7,7 @@
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/compute/timing_calibration.hpp"
+#include "sim/compute/timing_fit.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -34,17 +35,47 @@ std::vector<CalibrationPoint> load_all(const std::vector<std::filesystem::path>&
   return points;
 }
 
-std::vector<double> predict_all(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
+struct Specs {
   std::map<std::string, ModelSpec> models;
-  std::map<std::string, HardwareSpec> gpus;
+  std::map<std::string, HardwareSpec> gpus;  // in order of name
+};
+
+Specs load_specs(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
+  Specs specs;
+  for (const CalibrationPoint& p : points) {
+    if (!specs.gpus.count(p.gpu)) specs.gpus.emplace(p.gpu, find_gpu(data, p.gpu));
+    const std::string model = p.model == "-" ? "llama-3.1-8b" : p.model;
+    if (!specs.models.count(model)) specs.models.emplace(model, find_model(data, model));
+  }
+  return specs;
+}
+
+const ModelSpec& model_of(const Specs& specs, const std::string& name) {
+  return specs.models.at(name == "-" ? "llama-3.1-8b" : name);
+}
+
+std::vector<double> predict_all(const Specs& specs, const std::vector<CalibrationPoint>& points) {
   std::vector<double> predicted;
   for (const CalibrationPoint& p : points) {
-    if (!gpus.count(p.gpu)) gpus.emplace(p.gpu, find_gpu(data, p.gpu));
-    const std::string model = p.model == "-" ? "llama-3.1-8b" : p.model;
-    if (!models.count(model)) models.emplace(model, find_model(data, model));
-    predicted.push_back(predict_calibration_ms(p, models.at(model), gpus.at(p.gpu)));
+    predicted.push_back(predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu)));
   }
   return predicted;
+}
+
+void fit_all(Specs& specs, const std::vector<CalibrationPoint>& points) {
+  const ModelLookup lookup = [&specs](const std::string& m) -> const ModelSpec& {
+    return model_of(specs, m);
+  };
+  fmt::print("{:<10} {:>6}  {}\n", "gpu", "points", "fitted constants (times in us)");
+  for (auto& [name, hw] : specs.gpus) {
+    const HardwareFit fit = fit_hardware(points, lookup, hw);
+    if (fit.constants.empty()) continue;
+    fmt::print("{:<10} {:>6} ", name, fit.points);
+    for (const FittedConstant& c : fit.constants) fmt::print(" {}={:g}", c.name, c.value);
+    fmt::print("\n");
+    hw = fit.hardware;
+  }
+  fmt::print("\n");
 }
 
 void print_points(const std::vector<CalibrationPoint>& points, const std::vector<double>& predicted) {
@@ -76,7 +107,9 @@ int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& op
   std::vector<double> predicted;
   try {
     points = load_all(calibration_files(data, options.data));
-    predicted = predict_all(data, points);
+    Specs specs = load_specs(data, points);
+    if (options.fit) fit_all(specs, points);
+    predicted = predict_all(specs, points);
   } catch (const std::exception& e) {
     fmt::print(stderr, "lynxsim calibrate-timing: {}\n", e.what());
     return 2;

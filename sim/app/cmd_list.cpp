@@ -11,6 +11,10 @@ int cmd_list(const DataPaths& data) {
   for (const ModelSpec& m : list_model_cards(data.models())) fmt::print("  {}\n", describe(m));
   fmt::print("\nHardware ({}):\n", data.gpus().string());
   for (const HardwareSpec& h : list_hardware(data.gpus())) fmt::print("  {}\n", describe(h));
+  fmt::print("\nServing engines ({}):\n", data.engines().string());
+  for (const EngineSpec& e : list_engines(data.engines())) {
+    fmt::print("  {:<20} {}\n", e.name, e.description);
+  }
   fmt::print("\nTransfer methods:\n");
   for (const std::string& name : serving::method_preset_names()) {
     const serving::TransferMethod m = serving::preset_method(name);

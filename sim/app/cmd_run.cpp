@@ -47,8 +47,13 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace;
   const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
-  report::write_results_folder(out, {s.name, s.resolved, results, options.trace ? &trace : nullptr},
-                               options.force);
+  report::RunOutputs outputs;
+  outputs.scenario_name = s.name;
+  outputs.resolved_scenario = s.resolved;
+  outputs.results = results;
+  outputs.trace = options.trace ? &trace : nullptr;
+  if (s.serving.engine) outputs.engine = s.serving.engine->name;
+  report::write_results_folder(out, outputs, options.force);
   if (!options.quiet) {
     report::TableOptions table;
     table.wide = options.wide;
@@ -56,8 +61,10 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
     table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
                               "anchor_key_snr_db"};
     if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
-    fmt::print("{}\n\n{}\n",
-               report::wrap_text(fmt::format("{}: {}", s.name, s.description), report::kTableTextWidth),
+    const std::string engine = s.serving.engine ? s.serving.engine->name : "none";
+    const std::string heading =
+        fmt::format("{}: {} (serving engine: {})", s.name, s.description, engine);
+    fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth),
                report::format_result_table(report::summarize_methods(results), table));
   }
   fmt::print("results: {}\n", out.string());

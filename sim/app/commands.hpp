@@ -74,6 +74,7 @@ struct BenchOptions {
 // calibrate-timing: the timing model against the public measurements in data/calibration/timing/.
 struct CalibrateTimingOptions {
   std::filesystem::path data;  // a CSV file or a folder of them; empty: the bundled set
+  bool fit = false;            // fit the GPU constants on the calibration points, print them
 };
 
 // `lynxsim flows FILE --network NETWORK`: an explicit flow list through the flow network alone.

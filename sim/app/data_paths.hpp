@@ -10,6 +10,7 @@ struct DataPaths {
   std::filesystem::path root;
   std::filesystem::path models() const { return root / "models"; }
   std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
+  std::filesystem::path engines() const { return root / "configs" / "engines"; }
   std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
   // The long natural text of the real-model measurements and benchmarks.
   std::filesystem::path essay_text() const { return root / "data" / "texts" / "kv_essay.txt"; }

@@ -38,25 +38,29 @@ struct AcceptanceContext {
   const accuracy::CalibrationFile* calibration = nullptr;
 };
 
+RunAcceptance choose_acceptance(double proxy, const std::string& method, const AcceptanceContext& a) {
+  const auto* entry = a.calibration != nullptr ? a.calibration->nearest(method, a.context) : nullptr;
+  if (entry == nullptr) return {proxy, "proxy"};
+  if (a.model == a.calibration->model) {
+    return {entry->real_acceptance,
+            fmt::format("real {} at {} tokens", a.calibration->model, entry->context)};
+  }
+  return {accuracy::calibrate_acceptance(proxy, *entry),
+          fmt::format("proxy calibrated on {} at {} tokens", a.calibration->model, entry->context)};
+}
+
 void set_acceptance(serving::MethodQuality& q, double proxy, const std::string& method,
                     const AcceptanceContext& a) {
   q.metrics["proxy_acceptance"] = proxy;
-  const auto* entry = a.calibration != nullptr ? a.calibration->nearest(method, a.context) : nullptr;
-  if (entry == nullptr) {
-    q.acceptance = proxy;
-    q.acceptance_source = "proxy";
-  } else if (a.model == a.calibration->model) {
-    q.acceptance = entry->real_acceptance;
-    q.acceptance_source = fmt::format("real {} at {} tokens", a.calibration->model, entry->context);
-  } else {
-    q.acceptance = accuracy::calibrate_acceptance(proxy, *entry);
-    q.acceptance_source = fmt::format("proxy calibrated on {} at {} tokens", a.calibration->model, entry->context);
-  }
+  const RunAcceptance chosen = choose_acceptance(proxy, method, a);
+  q.acceptance = chosen.value;
+  q.acceptance_source = chosen.source;
 }
 
 serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
                                   const serving::TransferMethod& method, const AcceptanceContext& a) {
   serving::MethodQuality q;
+  q.measured_context = a.context;
   add_row(q, result.row(method.name, "full"), "");
   if (method.speculative()) {
     add_row(q, result.row(method.name, "anchor"), "anchor_");
@@ -105,6 +109,12 @@ std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, con
 }
 
 }  // namespace
+
+RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
+                             const std::string& method, double proxy) {
+  const auto calibration = load_calibration(data);
+  return choose_acceptance(proxy, method, {model, context, calibration ? &*calibration : nullptr});
+}
 
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities = measure_precision(data, s);

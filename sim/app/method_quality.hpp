@@ -12,6 +12,7 @@
 // and the metric proxy_acceptance keeps the uncalibrated proxy. cachegen also gets its measured size.
 // With accuracy disabled, every method gets acceptance 1 and no metrics.
 
+#include <string>
 #include <vector>
 
 #include "sim/app/data_paths.hpp"
@@ -22,5 +23,14 @@ namespace lynxsim::app {
 
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data,
                                                              const scenario::Scenario& scenario);
+
+// The acceptance a scenario run gives `method` on `model` at `context` tokens from its measured
+// proxy, and where it comes from (as above).
+struct RunAcceptance {
+  double value = 1.0;
+  std::string source;
+};
+RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
+                             const std::string& method, double proxy);
 
 }  // namespace lynxsim::app

@@ -60,12 +60,32 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.memory_efficiency = r.fraction("memory_efficiency");
   h.attention_efficiency = r.fraction("attention_efficiency");
   h.kernel_memory_efficiency = r.fraction("kernel_memory_efficiency");
+  h.gemm_half_tokens = r.count("gemm_half_tokens");
+  h.elementwise_efficiency = r.fraction("elementwise_efficiency");
+  h.kv_read_efficiency = r.fraction("kv_read_efficiency");
+  h.scale_up_efficiency = r.fraction("scale_up_efficiency");
+  h.kernel_floor = Time::from_seconds(r.quantity("kernel_floor", time_what, seconds_of));
+  h.attention_floor = Time::from_seconds(r.quantity("attention_floor", time_what, seconds_of));
   h.layer_overhead = Time::from_seconds(r.quantity("layer_overhead", time_what, seconds_of));
   h.step_overhead = Time::from_seconds(r.quantity("step_overhead", time_what, seconds_of));
   h.kernel_launch = Time::from_seconds(r.quantity("kernel_launch", time_what, seconds_of));
   h.scale_up_bandwidth = {r.quantity("scale_up_bandwidth", rate_what, byte_rate)};
   h.scale_up_latency = Time::from_seconds(r.quantity("scale_up_latency", time_what, seconds_of));
   h.nic_bandwidth = {r.quantity("nic_bandwidth", "a bit rate like \"400Gbps\"", bit_rate)};
+}
+
+void read_engine_fields(CardReader& r, EngineSpec& e) {
+  const auto time = [&r](const char* key) {
+    return Time::from_seconds(r.non_negative_quantity(key, "a duration like \"2ms\"", seconds_of));
+  };
+  e.arrival_to_prefill = time("arrival_to_prefill");
+  e.tokenize_per_token = time("tokenize_per_token");
+  e.kv_connector_setup = time("kv_connector_setup");
+  e.first_decode_launch = time("first_decode_launch");
+  e.step_overhead = time("step_overhead");
+  e.step_overhead_per_sequence = time("step_overhead_per_sequence");
+  e.cuda_graphs = r.flag("cuda_graphs");
+  e.layer_launch_overhead = time("layer_launch_overhead");
 }
 
 std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {
@@ -99,6 +119,22 @@ HardwareSpec load_hardware_profile(const std::filesystem::path& path) {
   return hardware_profile_from_json(read_json(path), path.string());
 }
 
+EngineSpec load_engine_profile(const std::filesystem::path& path) {
+  return engine_profile_from_json(read_json(path), path.string());
+}
+
+EngineSpec engine_profile_from_json(const nlohmann::json& root, const std::string& source) {
+  CardReader r(source, root);
+  EngineSpec e;
+  r.schema_version(kSchemaVersion);
+  e.name = r.text("name");
+  e.description = r.text("description");
+  read_engine_fields(r, e);
+  r.optional_text("comment");
+  r.finish();
+  return e;
+}
+
 ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source) {
   CardReader r(source, root);
   ModelSpec m;
@@ -130,6 +166,10 @@ std::vector<ModelSpec> list_model_cards(const std::filesystem::path& dir) {
 
 std::vector<HardwareSpec> list_hardware(const std::filesystem::path& dir) {
   return load_all<HardwareSpec>(dir, load_hardware_profile);
+}
+
+std::vector<EngineSpec> list_engines(const std::filesystem::path& dir) {
+  return load_all<EngineSpec>(dir, load_engine_profile);
 }
 
 }  // namespace lynxsim

@@ -1,5 +1,6 @@
 #pragma once
-// Strict loading of model cards (models/*.json) and hardware profiles (configs/gpus/*.json).
+// Strict loading of model cards (models/*.json), hardware profiles (configs/gpus/*.json) and
+// serving-engine profiles (configs/engines/*.json).
 //
 // Model card: {"schema_version": 1, "name", "description", "num_layers", "hidden_size",
 // "num_heads", "num_kv_heads", "head_dim", "ffn_dim", "vocab_size", "num_params", "rope_theta",
@@ -8,8 +9,11 @@
 //
 // Hardware profile: {"schema_version": 1, "name", "description", and one object per quantity,
 // {"value": ..., "source": "..."}}: quantities with a unit take a string with that unit ("80GB",
-// "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1]. Every value
-// needs a non-empty "source" (or "comment") string.
+// "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1],
+// gemm_half_tokens a number >= 0. Every value needs a non-empty "source" (or "comment") string.
+//
+// Engine profile: {"schema_version": 1, "name", "description", and the EngineSpec fields as
+// {"value", "source"} objects: durations (zero allowed) and "cuda_graphs" a JSON boolean.
 //
 // Unknown keys, missing fields, wrong types, bare numbers where a unit is needed and non-positive
 // values are errors. All errors of one file are collected and thrown together as one CardError whose
@@ -22,6 +26,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 
@@ -34,14 +39,17 @@ public:
 
 ModelSpec load_model_card(const std::filesystem::path& path);
 HardwareSpec load_hardware_profile(const std::filesystem::path& path);
+EngineSpec load_engine_profile(const std::filesystem::path& path);
 
 // The same schema read from an object already parsed (an inline card of a scenario); `source`
 // prefixes every error line in place of a file name.
 ModelSpec model_card_from_json(const nlohmann::json& root, const std::string& source);
 HardwareSpec hardware_profile_from_json(const nlohmann::json& root, const std::string& source);
+EngineSpec engine_profile_from_json(const nlohmann::json& root, const std::string& source);
 
 // Every *.json in dir, loaded and sorted by name; the first bad file throws its CardError.
 std::vector<ModelSpec> list_model_cards(const std::filesystem::path& dir);
 std::vector<HardwareSpec> list_hardware(const std::filesystem::path& dir);
+std::vector<EngineSpec> list_engines(const std::filesystem::path& dir);
 
 }  // namespace lynxsim

@@ -110,8 +110,39 @@ double CardReader::fraction(const std::string& key) {
   return v->get<double>();
 }
 
+double CardReader::count(const std::string& key) {
+  const nlohmann::json* v = quantity_value(key);
+  if (v == nullptr) return 0.0;
+  if (!v->is_number() || !(v->get<double>() >= 0.0)) {
+    error("/" + key + "/value", "expected a non-negative number");
+    return 0.0;
+  }
+  return v->get<double>();
+}
+
 double CardReader::quantity(const std::string& key, std::string_view what,
                             const std::function<double(std::string_view)>& parse) {
+  return read_quantity(key, what, parse, false);
+}
+
+double CardReader::non_negative_quantity(const std::string& key, std::string_view what,
+                                         const std::function<double(std::string_view)>& parse) {
+  return read_quantity(key, what, parse, true);
+}
+
+bool CardReader::flag(const std::string& key) {
+  const nlohmann::json* v = quantity_value(key);
+  if (v == nullptr) return false;
+  if (!v->is_boolean()) {
+    error("/" + key + "/value", "expected true or false");
+    return false;
+  }
+  return v->get<bool>();
+}
+
+double CardReader::read_quantity(const std::string& key, std::string_view what,
+                                 const std::function<double(std::string_view)>& parse,
+                                 bool zero_allowed) {
   const nlohmann::json* v = quantity_value(key);
   if (v == nullptr) return 0.0;
   const std::string pointer = "/" + key + "/value";
@@ -121,8 +152,9 @@ double CardReader::quantity(const std::string& key, std::string_view what,
   }
   try {
     const double magnitude = parse(v->get<std::string>());
-    if (magnitude > 0.0) return magnitude;
-    error(pointer, fmt::format("expected a positive value, got \"{}\"", v->get<std::string>()));
+    if (magnitude > 0.0 || (zero_allowed && magnitude == 0.0)) return magnitude;
+    error(pointer, fmt::format("expected a {} value, got \"{}\"",
+                               zero_allowed ? "non-negative" : "positive", v->get<std::string>()));
   } catch (const std::invalid_argument& e) {
     error(pointer, fmt::format("expected {}: {}", what, e.what()));
   }

@@ -29,10 +29,17 @@ public:
 
   // {"value": number in (0, 1], "source": ...}
   double fraction(const std::string& key);
+  // {"value": number >= 0, "source": ...}
+  double count(const std::string& key);
   // {"value": "<number><unit>", "source": ...}; parse converts the text (throwing on a bad unit)
   // to a magnitude that must be positive. `what` completes "expected ...".
   double quantity(const std::string& key, std::string_view what,
                   const std::function<double(std::string_view)>& parse);
+  // As quantity(), but zero is allowed (a cost that an engine does not have).
+  double non_negative_quantity(const std::string& key, std::string_view what,
+                               const std::function<double(std::string_view)>& parse);
+  // {"value": true | false, "source": ...}
+  bool flag(const std::string& key);
 
   // Throws CardError when any error was recorded or a key of the root was never read.
   void finish();
@@ -40,6 +47,8 @@ public:
 private:
   const nlohmann::json* field(const std::string& key);
   const nlohmann::json* quantity_value(const std::string& key);
+  double read_quantity(const std::string& key, std::string_view what,
+                       const std::function<double(std::string_view)>& parse, bool zero_allowed);
   void error(const std::string& pointer, std::string_view message);
 
   std::string file_;

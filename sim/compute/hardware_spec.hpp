@@ -4,13 +4,21 @@
 // profile in configs/gpus/, where each one carries its source.
 //
 // compute_efficiency        fraction of peak_bf16 that large GEMMs reach
+// gemm_half_tokens          GEMM rows M at which a GEMM reaches half of compute_efficiency:
+//                           efficiency(M) = compute_efficiency * M / (M + gemm_half_tokens)
+// elementwise_efficiency    fraction of hbm_bandwidth that unfused norm, RoPE, activation and
+//                           residual-add kernels reach
+// kv_read_efficiency        fraction of hbm_bandwidth that attention reaches streaming paged KV
 // attention_efficiency      fraction of peak_bf16 that fused (FlashAttention-style) attention reaches
 // memory_efficiency         fraction of hbm_bandwidth that weight/KV streaming reaches
 // kernel_memory_efficiency  fraction of hbm_bandwidth that a quantize/dequantize kernel reaches
 // layer_overhead            fixed cost per transformer layer per forward (launches, norms, rope)
 // step_overhead             fixed cost per forward step (scheduling, sampling, LM head launch)
 // kernel_launch             fixed cost per launched kernel
+// kernel_floor              fixed GPU time of every GEMM and elementwise kernel of a forward pass
+// attention_floor           fixed GPU time of one attention kernel
 // scale_up_bandwidth        per-direction bandwidth of the intra-node link used by all-reduce
+// scale_up_efficiency       fraction of scale_up_bandwidth a ring all-reduce reaches (bus b/w)
 // scale_up_latency          per-collective latency on that link
 // nic_bandwidth             scale-out NIC line rate per accelerator
 
@@ -32,6 +40,12 @@ struct HardwareSpec {
   double memory_efficiency = 0.0;
   double attention_efficiency = 0.0;
   double kernel_memory_efficiency = 0.0;
+  double gemm_half_tokens = 0.0;
+  double elementwise_efficiency = 1.0;
+  double kv_read_efficiency = 1.0;
+  double scale_up_efficiency = 1.0;
+  Time kernel_floor;
+  Time attention_floor;
   Time layer_overhead;
   Time step_overhead;
   Time kernel_launch;

@@ -15,7 +15,7 @@ namespace {
 
 constexpr const char* kHeader = "group,model,gpu,tp,tokens,context,measured_ms,holdout,source";
 const std::vector<std::string> kGroups = {"layer_linear_decode", "layer_linear_prefill",
-                                          "layer_linear_tp", "allreduce"};
+                                          "layer_linear_tp", "attention_decode", "allreduce"};
 
 std::vector<std::string> split_row(const std::string& line) {
   std::vector<std::string> fields;
@@ -72,6 +72,11 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }
   const TimingModel timing(model, hw, point.tp);
+  if (point.group == "attention_decode") {
+    const std::vector<SequenceChunk> batch(static_cast<std::size_t>(point.tokens),
+                                           SequenceChunk{1, static_cast<int>(point.context)});
+    return timing.layer_breakdown(batch).attention.time.seconds() * 1e3;
+  }
   const SequenceChunk chunk{static_cast<int>(point.tokens), static_cast<int>(point.context)};
   const LayerBreakdown layer = timing.layer_breakdown({&chunk, 1});
   return (layer.linear.time + layer.elementwise.time).seconds() * 1e3;

@@ -7,6 +7,9 @@
 //   layer_linear_decode, layer_linear_prefill, layer_linear_tp
 //       one transformer layer without attention kernels: linear_op + elementwise_op of a pass of
 //       `tokens` new tokens at tensor parallelism `tp` (operator kernel times, no launch gaps);
+//   attention_decode
+//       one decode attention kernel over paged KV: `tokens` sequences of one new token after
+//       `context` cached tokens each at tensor parallelism `tp` (attention_op of that batch);
 //   allreduce
 //       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link.
 //

@@ -11,6 +11,8 @@ namespace lynxsim {
 namespace {
 
 constexpr double kBf16Bytes = 2.0;
+constexpr int kGemmKernels = 4;
+constexpr int kElementwiseKernels = 6;
 
 int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
@@ -27,8 +29,10 @@ void check_hardware(const HardwareSpec& hw) {
   const double positive[] = {hw.peak_bf16.value,          hw.hbm_bandwidth.value,
                              hw.compute_efficiency,       hw.memory_efficiency,
                              hw.attention_efficiency,     hw.kernel_memory_efficiency,
-                             hw.scale_up_bandwidth.value};
-  if (std::any_of(std::begin(positive), std::end(positive), [](double v) { return !(v > 0.0); })) {
+                             hw.scale_up_bandwidth.value, hw.elementwise_efficiency,
+                             hw.kv_read_efficiency,       hw.scale_up_efficiency};
+  if (std::any_of(std::begin(positive), std::end(positive), [](double v) { return !(v > 0.0); }) ||
+      !(hw.gemm_half_tokens >= 0.0)) {
     throw std::invalid_argument(fmt::format(
         "hardware {}: peaks, bandwidths and efficiencies must be positive", hw.name));
   }
@@ -57,8 +61,9 @@ Time LayerBreakdown::total_time() const {
 
 Bound LayerBreakdown::bound() const { return dominant({linear, attention, elementwise}); }
 
-TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel)
-    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel) {
+TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
+                         std::optional<EngineSpec> engine)
+    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)) {
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
@@ -81,11 +86,17 @@ Bytes TimingModel::weight_bytes_per_rank() const {
   return Bytes{static_cast<std::int64_t>(kBf16Bytes * params / tp_)};
 }
 
-OpTiming TimingModel::roofline(double flops, double bytes, double compute_efficiency) const {
+OpTiming TimingModel::roofline(double flops, double bytes, double compute_efficiency,
+                              double memory_efficiency, Time floor) const {
   const double compute_s = flops / (hw_.peak_bf16.value * compute_efficiency);
-  const double memory_s = bytes / (hw_.hbm_bandwidth.value * hw_.memory_efficiency);
+  const double memory_s = bytes / (hw_.hbm_bandwidth.value * memory_efficiency);
   const Bound bound = compute_s > memory_s ? Bound::compute : Bound::memory;
-  return {Time::from_seconds(std::max(compute_s, memory_s)), flops, bytes, bound};
+  return {Time::from_seconds(std::max(compute_s, memory_s)) + floor, flops, bytes, bound};
+}
+
+double TimingModel::gemm_efficiency(double rows) const {
+  if (!(rows > 0.0)) return hw_.compute_efficiency;
+  return hw_.compute_efficiency * rows / (rows + hw_.gemm_half_tokens);
 }
 
 OpTiming TimingModel::linear_op(double tokens) const {
@@ -93,7 +104,8 @@ OpTiming TimingModel::linear_op(double tokens) const {
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, kBf16Bytes * params + activations, hw_.compute_efficiency);
+  return roofline(2.0 * tokens * params, kBf16Bytes * params + activations, gemm_efficiency(tokens),
+                  hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
 OpTiming TimingModel::attention_op(std::span<const SequenceChunk> chunks) const {
@@ -112,14 +124,17 @@ OpTiming TimingModel::attention_op(std::span<const SequenceChunk> chunks) const 
   const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
   const double q_row = 2.0 * kBf16Bytes * hd * heads_per_rank();
   const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
-  return roofline(flops, bytes, hw_.attention_efficiency);
+  const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
+  return roofline(flops, bytes, hw_.attention_efficiency, hw_.kv_read_efficiency, floor);
 }
 
 OpTiming TimingModel::elementwise_op(double tokens) const {
   const ModelSpec& m = model_;
   const double rope_width = 2.0 * (heads_per_rank() + kv_heads_per_rank()) * m.head_dim;
   const double row = 3.0 * m.ffn_dim / tp_ + 10.0 * m.hidden_size + rope_width;
-  return roofline(0.0, kBf16Bytes * tokens * row, hw_.compute_efficiency);
+  const Time floor = tokens > 0.0 ? hw_.kernel_floor * kElementwiseKernels : Time::zero();
+  return roofline(0.0, kBf16Bytes * tokens * row, hw_.compute_efficiency,
+                  hw_.elementwise_efficiency, floor);
 }
 
 LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunks) const {
@@ -136,7 +151,7 @@ LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunk
   layer.elementwise = elementwise_op(tokens);
   const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
   layer.allreduce_time = allreduce_time(activation) * 2;
-  layer.overhead_time = hw_.layer_overhead;
+  layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
   return layer;
 }
 
@@ -144,7 +159,7 @@ OpTiming TimingModel::lm_head(int logit_rows) const {
   const double params = model_.lm_head_params() / tp_;
   const double activations = kBf16Bytes * logit_rows * (model_.hidden_size + static_cast<double>(model_.vocab_size) / tp_);
   return roofline(2.0 * logit_rows * params, kBf16Bytes * params + activations,
-                  hw_.compute_efficiency);
+                  gemm_efficiency(logit_rows), hw_.memory_efficiency, hw_.kernel_floor);
 }
 
 OpTiming TimingModel::prefill_layer(int new_tokens, int cached_tokens) const {
@@ -161,7 +176,8 @@ OpTiming TimingModel::pass(std::span<const SequenceChunk> chunks, int logit_rows
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time total = layer.total_time() * layers + head.time + hw_.step_overhead;
+  const Time step = engine_ ? engine_->step_time(static_cast<int>(chunks.size())) : hw_.step_overhead;
+  const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
           dominant({linear, attention, elementwise, head})};
@@ -218,7 +234,8 @@ Time TimingModel::allreduce_time(Bytes bytes) const { return ring_allreduce(hw_,
 Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes) {
   if (ranks <= 1) return Time::zero();
   const double factor = 2.0 * (ranks - 1) / ranks;
-  return Time::from_seconds(factor * bytes.as_double() / hw.scale_up_bandwidth.value) +
+  const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
+  return Time::from_seconds(factor * bytes.as_double() / bus) +
          hw.scale_up_latency;
 }
 

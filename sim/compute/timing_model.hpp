@@ -22,15 +22,26 @@
 //                     two fused residual-add + RMSNorm (read 2, write 2 rows each, plus the
 //                     embedding-sized residual stream once more), RoPE on Q and K (read and write)
 //
-// Each operator is its own roofline:
-//   time_op = max(FLOPs / (peak_bf16 * e), bytes / (HBM * memory_efficiency))
-// with e = compute_efficiency for the linear layers and attention_efficiency for attention. An
-// operator is compute-bound when the first term is the larger. A layer adds its fixed cost and, when
-// t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16 activations:
-//   allreduce(B) = 2 * (t - 1) / t * B / scale_up_bandwidth + scale_up_latency.
-// A pass is  layers * layer + LM head + step_overhead, where the LM head is a linear operator of
-// vocab * hidden / t weights applied to one token per sequence (prefill and decode emit one logit
-// row per sequence; verification emits one per query token).
+// Each operator is its own roofline plus the fixed GPU time of its kernels:
+//   time_op = max(FLOPs / (peak_bf16 * e_c), bytes / (HBM * e_m)) + kernels * floor
+//   linear       e_c = compute_efficiency * M / (M + gemm_half_tokens)   (M = N rows; small-M GEMMs
+//                      fill the tensor cores poorly), e_m = memory_efficiency, 4 GEMM kernels
+//                      (QKV, output projection, gate/up, down) of kernel_floor each
+//   attention    e_c = attention_efficiency, e_m = kv_read_efficiency (paged KV streaming), one
+//                      kernel of attention_floor when the chunk has new tokens
+//   elementwise  memory only, e_m = elementwise_efficiency, 6 kernels of kernel_floor (two norms,
+//                      RoPE, activation, two residual adds)
+// An operator is compute-bound when its compute term is the larger. A layer adds its fixed cost
+// and, when t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16
+// activations on the scale-up link at its bus bandwidth:
+//   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
+//                  + scale_up_latency.
+// The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
+// (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
+// A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
+// model has an engine; its layer_time() then replaces layer_overhead), where the LM head is a linear operator of
+// vocab * hidden / t weights (one GEMM kernel) applied to one token per sequence (prefill and
+// decode emit one logit row per sequence; verification emits one per query token).
 //
 // Verification of k drafts made after c committed tokens is a forward over k + 1 query positions
 // (the token that produced the first draft, then the k drafts; the last position yields the bonus
@@ -56,9 +67,11 @@
 // Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
 // no overlap of communication with compute, no pipeline parallelism. Units: seconds inside, Time out.
 
+#include <optional>
 #include <span>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/time.hpp"
@@ -97,7 +110,10 @@ struct LayerBreakdown {
 class TimingModel {
 public:
   // Throws std::invalid_argument for tensor_parallel < 1 or a model with a non-positive dimension.
-  TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel);
+  // With an engine, its per-step and per-layer host costs replace the hardware profile's
+  // step_overhead and layer_overhead (engine_spec.hpp).
+  TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
+              std::optional<EngineSpec> engine = std::nullopt);
 
   // One layer for one sequence chunk, including layer overhead and all-reduces.
   OpTiming prefill_layer(int new_tokens, int cached_tokens) const;
@@ -131,17 +147,21 @@ public:
 
   const ModelSpec& model() const { return model_; }
   const HardwareSpec& hardware() const { return hw_; }
+  const std::optional<EngineSpec>& engine() const { return engine_; }
   int tensor_parallel() const { return tp_; }
 
 private:
   OpTiming linear_op(double tokens) const;
   OpTiming attention_op(std::span<const SequenceChunk> chunks) const;
   OpTiming elementwise_op(double tokens) const;
-  OpTiming roofline(double flops, double bytes, double compute_efficiency) const;
+  OpTiming roofline(double flops, double bytes, double compute_efficiency, double memory_efficiency,
+                    Time floor) const;
+  double gemm_efficiency(double rows) const;
 
   ModelSpec model_;
   HardwareSpec hw_;
   int tp_;
+  std::optional<EngineSpec> engine_;
 };
 
 }  // namespace lynxsim

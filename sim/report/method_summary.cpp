@@ -139,7 +139,9 @@ MethodSummary summarize_method(const serving::MethodResult& result) {
   add_latencies(s, result.requests);
   add_counters(s, result.requests);
   s.acceptance = result.quality.acceptance;
+  for (const auto& m : result.requests) s.max_context_tokens = std::max(s.max_context_tokens, m.context_tokens);
   s.acceptance_source = result.quality.acceptance_source;
+  s.accuracy_context_tokens = result.quality.measured_context;
   s.accuracy = result.quality.metrics;
   s.simulated_time_s = result.simulated_time.seconds();
   s.events_executed = result.events_executed;

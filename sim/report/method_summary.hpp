@@ -76,6 +76,7 @@ struct MethodSummary {
   std::string first_token_from = "decode";
   std::vector<int> planes_bits;
   std::size_t num_requests = 0;
+  int max_context_tokens = 0;
   Stats ttft_s;
   Stats ttft_speculative_s;
   Stats ttft_commit_s;
@@ -99,6 +100,7 @@ struct MethodSummary {
   std::int64_t requests_with_retractions = 0;
   double acceptance = 1.0;
   std::string acceptance_source;
+  int accuracy_context_tokens = 0;  // the context the accuracy metrics were measured at (0: none)
   double measured_acceptance = 0.0;
   std::vector<std::int64_t> cachegen_chunks_per_level;
   std::int64_t cachegen_text_chunks = 0;

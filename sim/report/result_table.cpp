@@ -126,6 +126,38 @@ Layout table_layout(const std::vector<MethodSummary>& summaries, const TableOpti
   return layout;
 }
 
+std::string accuracy_note(const std::vector<MethodSummary>& summaries) {
+  int measured = 0;
+  int longest = 0;
+  for (const auto& s : summaries) {
+    measured = std::max(measured, s.accuracy_context_tokens);
+    longest = std::max(longest, s.max_context_tokens);
+  }
+  if (measured == 0) return "";
+  if (measured >= longest) return fmt::format("Accuracy measured on {}-token KV.\n", measured);
+  return fmt::format("Accuracy measured on {}-token KV, shorter than the longest prompt ({} tokens): "
+                     "measurement is capped at that length.\n", measured, longest);
+}
+
+// Why the methods differ or tie: the baseline's exposed KV transfer as a share of its TTFT.
+std::string exposure_note(const std::vector<MethodSummary>& summaries, const Layout& layout) {
+  if (summaries.empty() || layout.prefill_first) return "";
+  const MethodSummary* base = &summaries.front();
+  for (const auto& s : summaries) {
+    if (!layout.baselines.empty() && s.name == layout.baselines.front()) base = &s;
+  }
+  const double ttft = base->ttft_commit_s.mean;
+  if (!(ttft > 0.0)) return "";
+  const double share = std::max(0.0, base->exposed_transfer_s.mean) / ttft;
+  const std::string head = fmt::format(
+      "{} waits {} for exposed KV transfer, {:.1f}% of its {} TTFT: ", base->name,
+      format_duration_s(base->exposed_transfer_s.mean), 100.0 * share, format_duration_s(ttft));
+  if (share < 0.05) {
+    return head + "the transfer hides behind prefill, so the transfer method barely moves TTFT.\n";
+  }
+  return head + "a method that sends fewer bytes first can win up to that share.\n";
+}
+
 std::string table_notes(const std::vector<MethodSummary>& summaries, const Layout& layout) {
   std::string notes;
   if (layout.with_acceptance) {
@@ -137,6 +169,8 @@ std::string table_notes(const std::vector<MethodSummary>& summaries, const Layou
                  : "The client sees verified tokens only (speculation.stream \"committed\"): its "
                    "TTFT is TTFT_commit.\n";
   }
+  notes += exposure_note(summaries, layout);
+  notes += accuracy_note(summaries);
   if (layout.prefill_first && !summaries.empty()) {
     notes += "The prefill instance emits the first token (serving.first_token_from \"prefill\"), "
              "so every method has the same TTFT; methods differ from the second token, the first "

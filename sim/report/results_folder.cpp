@@ -12,7 +12,8 @@ void write_results_folder(const std::filesystem::path& out, const RunOutputs& ou
   const auto summaries = summarize_methods(outputs.results, outputs.baselines);
   StagedFolder folder(out, force);
   folder.write("scenario.resolved.json", pretty_json(outputs.resolved_scenario));
-  folder.write("summary.json", pretty_json(summary_json(outputs.scenario_name, summaries)));
+  folder.write("summary.json",
+               pretty_json(summary_json(outputs.scenario_name, summaries, outputs.engine)));
   folder.write("requests.csv", requests_csv(outputs.results));
   if (outputs.trace != nullptr) folder.write("trace.json", outputs.trace->to_string());
   folder.commit();

@@ -26,6 +26,7 @@ struct RunOutputs {
   std::span<const serving::MethodResult> results;
   const TraceWriter* trace = nullptr;
   std::vector<std::string> baselines = default_baselines();
+  std::string engine;  // the serving engine profile's name (summary.json "engine")
 };
 
 // Writes the folder through a StagedFolder (atomic_write.hpp): replaces an existing <out> that is

@@ -85,6 +85,7 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"requests_with_retractions", s.requests_with_retractions},
       {"acceptance", number(s.acceptance)},
       {"acceptance_source", s.acceptance_source},
+      {"accuracy_context_tokens", s.accuracy_context_tokens},
       {"measured_acceptance", number(s.measured_acceptance)},
       {"cachegen_chunks_per_level", s.cachegen_chunks_per_level},
       {"cachegen_text_chunks", s.cachegen_text_chunks},
@@ -108,19 +109,21 @@ nlohmann::json stats_json(const Stats& stats) {
 }
 
 nlohmann::json summary_json(const std::string& scenario_name,
-                            const std::vector<MethodSummary>& summaries) {
+                            const std::vector<MethodSummary>& summaries, const std::string& engine) {
   nlohmann::json methods = nlohmann::json::object();
   nlohmann::json order = nlohmann::json::array();
   for (const auto& s : summaries) {
     methods[s.name] = method_json(s);
     order.push_back(s.name);
   }
-  return {{"schema_version", kSummarySchemaVersion},
-          {"lynxsim_version", std::string(lynxsim_version())},
-          {"lynxsim_commit", std::string(lynxsim_commit())},
-          {"scenario", scenario_name},
-          {"method_order", order},
-          {"methods", methods}};
+  nlohmann::json out = {{"schema_version", kSummarySchemaVersion},
+                        {"lynxsim_version", std::string(lynxsim_version())},
+                        {"lynxsim_commit", std::string(lynxsim_commit())},
+                        {"scenario", scenario_name},
+                        {"method_order", order},
+                        {"methods", methods}};
+  if (!engine.empty()) out["engine"] = engine;
+  return out;
 }
 
 }  // namespace lynxsim::report

@@ -2,7 +2,8 @@
 // summary.json: the per-method aggregates of one run, for sweep scripts.
 //
 // {"schema_version": 1, "lynxsim_version": "0.1.0", "lynxsim_commit": git describe of the build,
-//  "scenario": name, "method_order": [names in run order],
+//  "scenario": name, "engine": serving engine (when the run has one),
+//  "method_order": [names in run order],
 //  "methods": {name: {"family", "speculative", "stream", "first_token_from", "planes_bits": [..],
 //    "requests": n,
 //    "ttft_s" | "ttft_speculative_s" | "ttft_commit_s" | "ttdt_speculative_s" | "ttdt_commit_s" |
@@ -11,6 +12,7 @@
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
 //    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
 //    "acceptance", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
+//    "accuracy_context_tokens" (the context the accuracy was measured at; 0 when not measured),
 //    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),
 //    "simulated_time_s", "events_executed",
 //    cluster figures (method_summary.hpp): "prefill_instances", "decode_instances",
@@ -38,7 +40,9 @@ namespace lynxsim::report {
 inline constexpr int kSummarySchemaVersion = 1;
 
 nlohmann::json stats_json(const Stats& stats);
+// `engine` names the serving engine profile of the run (serving.engine); empty: none given.
 nlohmann::json summary_json(const std::string& scenario_name,
-                            const std::vector<MethodSummary>& summaries);
+                            const std::vector<MethodSummary>& summaries,
+                            const std::string& engine = "");
 
 }  // namespace lynxsim::report

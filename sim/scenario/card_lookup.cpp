@@ -1,5 +1,5 @@
-// Model cards and hardware profiles of a scenario: a preset name looked up in models/ or
-// configs/gpus/, or an inline object with the card's fields, both read by compute's strict readers
+// Model cards, hardware profiles and serving-engine profiles of a scenario: a preset name looked up
+// in models/, configs/gpus/ or configs/engines/, or an inline object with the card's fields, both read by compute's strict readers
 // (the same schema for both forms; an inline card is read from the parsed scenario, never through a
 // file). Card errors become issues at the scenario's JSON path.
 
@@ -103,6 +103,15 @@ HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, Sect
   return read_card<HardwareSpec>(value, path, ctx.issues, ctx.options.data.gpus_dir(), "GPU",
                                  [](const fs::path& f) { return load_hardware_profile(f); },
                                  hardware_profile_from_json);
+}
+
+EngineSpec read_engine(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
+                       nlohmann::json& resolved) {
+  resolved = value;
+  return read_card<EngineSpec>(value, path, ctx.issues, ctx.options.data.engines_dir(),
+                               "serving engine",
+                               [](const fs::path& f) { return load_engine_profile(f); },
+                               engine_profile_from_json);
 }
 
 }  // namespace lynxsim::scenario

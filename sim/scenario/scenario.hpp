@@ -39,6 +39,7 @@ struct DataPaths {
   // <root>/models and <root>/configs.
   static DataPaths from_root(const std::filesystem::path& root);
   std::filesystem::path gpus_dir() const { return configs_dir / "gpus"; }
+  std::filesystem::path engines_dir() const { return configs_dir / "engines"; }
   std::filesystem::path topologies_dir() const { return configs_dir / "topologies"; }
 };
 

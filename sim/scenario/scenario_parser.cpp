@@ -152,6 +152,9 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   }
   read_serving(section(top, "serving", false), top.child("serving"), ctx.issues, s.serving,
                res["serving"]);
+  s.serving.engine = read_engine(json(res["serving"]["engine"]),
+                                 pointer_child(top.child("serving"), "engine"), ctx,
+                                 res["serving"]["engine"]);
   read_speculation(section(top, "speculation", false), top.child("speculation"), ctx.issues,
                    s.serving.speculation, res["speculation"]);
   read_slo(section(top, "slo", false), top.child("slo"), ctx.issues, s.serving.slo, res["slo"]);

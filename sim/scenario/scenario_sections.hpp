@@ -32,6 +32,9 @@ ModelSpec read_model(const nlohmann::json& value, const std::string& path, Secti
                      nlohmann::json& resolved);
 HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                       nlohmann::json& resolved);
+// serving.engine: a preset of configs/engines/ or an inline profile.
+EngineSpec read_engine(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
+                       nlohmann::json& resolved);
 std::vector<serving::RequestSpec> read_workload(const nlohmann::json& value,
                                                 const std::string& path, SectionContext& ctx,
                                                 std::uint64_t seed, nlohmann::json& resolved);

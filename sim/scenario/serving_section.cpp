@@ -4,7 +4,8 @@
 //            router: "round_robin" | "least_loaded" | "memory_aware" [round_robin],
 //            prefill_order: "fcfs" | "shortest_prompt_first" [fcfs],
 //            prefill_batch_tokens [0: one prompt per pass], chunked_prefill [false],
-//            layers_per_flow [1], decode_hbm_fraction in (0, 1] [0.9], measure_links [true]}
+//            layers_per_flow [1], decode_hbm_fraction in (0, 1] [0.9], measure_links [true],
+//            engine: a configs/engines/ name or an inline profile [vllm] (read by read_engine)}
 //   speculation {max_draft_tokens [64], acceptance in [0, 1] (overrides the measured one),
 //                stream: "committed" | "speculative" [committed]}
 //   slo {ttft, tpot}: durations; absent bounds always hold.
@@ -20,6 +21,8 @@ namespace lynxsim::scenario {
 namespace {
 
 using nlohmann::json;
+
+constexpr const char* kDefaultEngine = "vllm";
 
 void read_modes(ObjectReader& r, serving::ServingConfig& cfg, json& resolved) {
   using namespace serving;
@@ -53,6 +56,7 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
   cfg.layers_per_flow = r.count("layers_per_flow", 1, kMaxLayersPerFlow).value_or(1);
   cfg.decode_memory.usable_fraction = r.number("decode_hbm_fraction", 1e-9, 1.0).value_or(0.9);
   cfg.measure_links = r.boolean("measure_links").value_or(true);
+  resolved["engine"] = r.get("engine") != nullptr ? *r.get("engine") : json(kDefaultEngine);
   if (cfg.prefill_schedule.chunked && cfg.prefill_schedule.max_batch_tokens == 0) {
     issues.add(r.child("chunked_prefill"), "needs prefill_batch_tokens > 0");
   }

@@ -16,6 +16,20 @@ std::vector<net::HostId> rank_hosts(const net::Network& network, net::InstanceRo
   return hosts;
 }
 
+Time admission_delay(const std::optional<EngineSpec>& engine, const RequestState& r) {
+  return engine ? engine->request_admission(r.metrics.context_tokens) : Time::zero();
+}
+
+template <class Action>
+void after_handover(Simulator& sim, const std::optional<EngineSpec>& engine, Action action) {
+  const Time delay = engine ? engine->decode_handover() : Time::zero();
+  if (delay == Time::zero()) {
+    action();
+  } else {
+    sim.schedule_in(delay, std::move(action));
+  }
+}
+
 void commit_prefill_token(RequestState& r) {
   auto& m = r.metrics;
   m.first_token_at = m.prefill_done_at;
@@ -93,25 +107,38 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
   const auto decode_specs = expand_instances(config_.decode, config_.extra_decode);
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const InstanceSpec& s = prefill_specs[i];
-    prefill_timing_.push_back(std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel));
+    prefill_timing_.push_back(
+        std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
     tp.prefill_timing.push_back(prefill_timing_.back().get());
     tp.prefill_hosts.push_back(rank_hosts(*network_, net::InstanceRole::prefill, i, s.tensor_parallel));
   }
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const InstanceSpec& s = decode_specs[i];
-    decode_timing_.push_back(std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel));
+    decode_timing_.push_back(
+        std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
     tp.decode_timing.push_back(decode_timing_.back().get());
     tp.decode_hosts.push_back(rank_hosts(*network_, net::InstanceRole::decode, i, s.tensor_parallel));
   }
   transfer_ = std::make_unique<KvTransfer>(
       sim_, *network_, std::move(tp),
       [this](RequestState& r) {
-        if (r.aggregated) loader_->kv_ready(r);
-        else decode_of(r).on_decode_ready(r);
+        if (r.aggregated) {
+          loader_->kv_ready(r);
+          return;
+        }
+        after_handover(sim_, config_.engine, [this, &r, full_at_ready = r.full_kv] {
+          const bool full_now = r.full_kv;
+          r.full_kv = full_at_ready;  // the whole KV timeline shifts by the handover
+          decode_of(r).on_decode_ready(r);
+          r.full_kv = full_now;
+        });
       },
       [this](RequestState& r) {
-        if (r.aggregated) loader_->kv_full(r);
-        else decode_of(r).on_full_kv(r);
+        if (r.aggregated) {
+          loader_->kv_full(r);
+          return;
+        }
+        after_handover(sim_, config_.engine, [this, &r] { decode_of(r).on_full_kv(r); });
       });
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
@@ -130,7 +157,8 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
 
 void ServingCluster::schedule(std::deque<RequestState>& requests) {
   for (RequestState& r : requests) {
-    sim_.schedule_at(r.metrics.arrived_at, [this, &r] { arrive(r); });
+    const Time start = r.metrics.arrived_at + admission_delay(config_.engine, r);
+    sim_.schedule_at(start, [this, &r] { arrive(r); });
   }
 }
 

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/simulator.hpp"
@@ -66,6 +67,8 @@ struct MethodQuality {
   // cachegen: the measured ratio of every quality level (index = level, 0 = highest quality), from
   // accuracy::run_cachegen_sizes; empty = one level of measured_size_ratio.
   std::vector<double> cachegen_level_ratios{};
+  // The context length the metrics were measured at (0: none measured).
+  int measured_context = 0;
 };
 
 struct SpeculationSpec {
@@ -145,6 +148,8 @@ struct ServingConfig {
   FirstTokenSource first_token_from = FirstTokenSource::decode;
   SpeculationSpec speculation;
   int max_decode_batch = 256;
+  // The serving engine's host-side costs (engine_spec.hpp); none: the GPU profiles' overheads only.
+  std::optional<EngineSpec> engine;
   RouterPolicy router = RouterPolicy::round_robin;
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;

@@ -122,6 +122,8 @@ TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad effi
   j["peak_bf16"].erase("source");
   j["compute_efficiency"]["value"] = 1.5;
   j["layer_overhead"]["value"] = "30 parsecs";
+  j["gemm_half_tokens"]["value"] = -4;
+  j.erase("kernel_floor");
   j["extra"] = 1;
   const fs::path path = scratch_file("bad_gpu.json", j.dump());
   const std::string message = error_of([&] { load_hardware_profile(path); });
@@ -129,6 +131,9 @@ TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad effi
   CHECK(message.find("/peak_bf16/source: missing field") != std::string::npos);
   CHECK(message.find("/compute_efficiency/value: expected a number in (0, 1]") != std::string::npos);
   CHECK(message.find("/layer_overhead/value: expected a duration") != std::string::npos);
+  CHECK(message.find("/gemm_half_tokens/value: expected a non-negative number") !=
+        std::string::npos);
+  CHECK(message.find("/kernel_floor: missing field") != std::string::npos);
   CHECK(message.find("/extra: unknown key") != std::string::npos);
 }
 
@@ -137,6 +142,36 @@ TEST_CASE("unreadable or malformed files raise CardError naming the file") {
   const fs::path path = scratch_file("broken.json", "{\"name\": ");
   CHECK(error_of([&] { load_hardware_profile(path); }).find("invalid JSON") != std::string::npos);
   CHECK_THROWS_AS(list_model_cards("/nonexistent"), CardError);
+}
+
+TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm does") {
+  const auto engine = [](const char* name) {
+    return load_engine_profile(test::source_path(std::string("configs/engines/") + name + ".json"));
+  };
+  const EngineSpec ideal = engine("ideal");
+  CHECK(ideal.request_admission(32768) == Time::zero());
+  CHECK(ideal.decode_handover() == Time::zero());
+  CHECK(ideal.step_time(256) == Time::zero());
+  CHECK(ideal.layer_time() == Time::zero());
+  const EngineSpec vllm = engine("vllm");
+  CHECK(vllm.name == "vllm");
+  CHECK(vllm.request_admission(1) > Time::zero());
+  CHECK(vllm.decode_handover() > engine("vllm-fast-handover").decode_handover());
+  CHECK(vllm.step_time(64) > vllm.step_time(1));
+  CHECK(engine("sglang").step_time(64) == Time::zero());
+}
+
+TEST_CASE("an engine profile rejects negative durations, non-boolean flags and missing sources") {
+  nlohmann::json j = nlohmann::json::parse(
+      std::ifstream(test::source_path("configs/engines/vllm.json")));
+  j["kv_connector_setup"]["value"] = "-3ms";
+  j["cuda_graphs"]["value"] = "yes";
+  j["step_overhead"].erase("source");
+  const fs::path path = scratch_file("bad_engine.json", j.dump());
+  const std::string message = error_of([&] { load_engine_profile(path); });
+  CHECK(message.find(path.string() + ": /kv_connector_setup/value") != std::string::npos);
+  CHECK(message.find("/cuda_graphs/value: expected true or false") != std::string::npos);
+  CHECK(message.find("/step_overhead/source: missing field") != std::string::npos);
 }
 
 }  // namespace

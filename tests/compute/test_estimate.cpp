@@ -15,7 +15,7 @@ TEST_CASE("the estimate for Llama-3.1-8B at 32K on H100 is in the measured range
   CHECK(e.prefill_time_s < 4.0);
   CHECK(e.prefill_bound == Bound::compute);
   CHECK(e.decode_step_time_s > 5e-3);
-  CHECK(e.decode_step_time_s < 10e-3);
+  CHECK(e.decode_step_time_s < 12e-3);
   CHECK(e.decode_bound == Bound::memory);
   CHECK(e.kv_bytes_per_token == 128 * 1024);
   CHECK(e.fits_in_hbm);

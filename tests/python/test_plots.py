@@ -58,6 +58,24 @@ class PlotsTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "no accuracy column accuracy_bleu"):
             plots.plot(self.folder, "accuracy-vs-ttft", metric="bleu")
 
+    def test_each_method_keeps_its_colour_and_marker_in_every_figure(self):
+        self.assertEqual(plots.method_style("lynx"), plots.method_style("lynx"))
+        styles = {plots.method_style(m) for m in ("bf16", "int8", "int4", "lynx", "cachegen")}
+        self.assertEqual(len(styles), 5)
+        self.assertEqual(plots.method_style("my-method"), plots.method_style("my-method"))
+        a = plots._styles([{"method": "lynx"}], [])
+        b = plots._styles([{"method": "int8"}, {"method": "lynx"}], [])
+        self.assertEqual(a["lynx"]["color"], b["lynx"]["color"])
+
+    def test_the_caption_names_what_the_runs_share_and_what_is_swept(self):
+        rows = [{"run_model": "llama-3.1-8b", "run_engine": "vllm", "context_tokens_mean": "32768",
+                 "run_streaming": s} for s in ("layerwise", "after_prefill")]
+        text = plots.caption(rows)
+        self.assertIn("llama-3.1-8b", text)
+        self.assertIn("engine vllm", text)
+        self.assertIn("context 32,768 tokens", text)
+        self.assertIn("streaming swept", text)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -175,3 +175,11 @@ TEST_CASE("text is wrapped at spaces, keeping its line breaks and long words") {
   CHECK(wrap_text("abcdefgh ij", 4) == "abcdefgh\nij");
   CHECK(wrap_text("", 10).empty());
 }
+
+TEST_CASE("a note gives the baseline's exposed transfer as a share of its TTFT") {
+  std::string table = format_result_table(summarize_methods(testing::sample_results()));
+  std::replace(table.begin(), table.end(), '\n', ' ');
+  CHECK(table.find("int8 waits") != std::string::npos);
+  CHECK(table.find("for exposed KV transfer") != std::string::npos);
+  CHECK(table.find("% of its") != std::string::npos);
+}

@@ -10,6 +10,12 @@
 using namespace lynxsim;
 using namespace lynxsim::report;
 
+TEST_CASE("summary.json names the serving engine of the run when it has one") {
+  const auto summaries = summarize_methods(testing::sample_results());
+  CHECK(summary_json("demo", summaries, "vllm").at("engine") == "vllm");
+  CHECK_FALSE(summary_json("demo", summaries).contains("engine"));
+}
+
 TEST_CASE("summary.json parses back with the expected fields") {
   const auto summaries = summarize_methods(testing::sample_results());
   const auto parsed = nlohmann::json::parse(summary_json("demo", summaries).dump(2));

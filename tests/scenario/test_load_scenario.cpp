@@ -216,3 +216,19 @@ TEST_CASE("speculation.stream chooses what the client sees, committed by default
     CHECK(e.issues()[0].message.find("\"committed\", \"speculative\"") != std::string::npos);
   }
 }
+
+TEST_CASE("serving.engine defaults to vllm, takes a preset or an inline profile, and rejects others") {
+  const Scenario s = quickstart();
+  REQUIRE(s.serving.engine.has_value());
+  CHECK(s.serving.engine->name == "vllm");
+  CHECK(s.resolved["serving"]["engine"] == "vllm");
+  CHECK(quickstart({"serving.engine=ideal"}).serving.engine->decode_handover() == Time::zero());
+  try {
+    quickstart({"serving.engine=tgi"});
+    FAIL("no error for an unknown engine");
+  } catch (const ScenarioError& e) {
+    REQUIRE(!e.issues().empty());
+    CHECK(e.issues().front().json_path == "/serving/engine");
+    CHECK(e.issues().front().message.find("unknown serving engine \"tgi\"") != std::string::npos);
+  }
+}

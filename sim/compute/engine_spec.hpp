@@ -1,0 +1,52 @@
+#pragma once
+// The serving engine around the model (vLLM, SGLang, ...) as the simulator sees it: host-side costs
+// that no GPU kernel accounts for. Values come from a profile in configs/engines/, each with its
+// source; `ideal` has none of them.
+//
+// Per request (added to the request's timeline, serially):
+//   arrival_to_prefill   fixed time from arrival to the prefill scheduler taking the request
+//                        (request parsing, scheduling, input preparation)
+//   tokenize_per_token   tokenization time per prompt token, also before prefill
+//   kv_connector_setup   per KV transfer: connector handshake, block allocation and completion
+//                        notification on the decode side, after the KV is in place
+//   first_decode_launch  from the KV being in place to the request's first decode step being
+//                        scheduled (step alignment, scheduler pick-up)
+// Per forward step (TimingModel::pass):
+//   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
+//                        sampling and output processing, not overlapped with the GPU
+//   layer_launch_overhead per layer when cuda_graphs is false (eager launches); zero with graphs
+//
+// A TimingModel built with an engine takes these per-step costs in place of the hardware profile's
+// step_overhead and layer_overhead.
+
+#include <string>
+
+#include "sim/core/time.hpp"
+
+namespace lynxsim {
+
+struct EngineSpec {
+  std::string name = "ideal";
+  std::string description = "no host-side costs";
+  Time arrival_to_prefill;
+  Time tokenize_per_token;
+  Time kv_connector_setup;
+  Time first_decode_launch;
+  Time step_overhead;
+  Time step_overhead_per_sequence;
+  bool cuda_graphs = true;
+  Time layer_launch_overhead;
+
+  // Arrival to prefill start for a prompt of `prompt_tokens`.
+  Time request_admission(int prompt_tokens) const {
+    return arrival_to_prefill + tokenize_per_token * prompt_tokens;
+  }
+  // KV in place to the first decode step being scheduled.
+  Time decode_handover() const { return kv_connector_setup + first_decode_launch; }
+  Time step_time(int sequences) const {
+    return step_overhead + step_overhead_per_sequence * sequences;
+  }
+  Time layer_time() const { return cuda_graphs ? Time::zero() : layer_launch_overhead; }
+};
+
+}  // namespace lynxsim

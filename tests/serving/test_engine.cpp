@@ -1,0 +1,73 @@
+#include <doctest/doctest.h>
+
+#include <utility>
+#include <vector>
+
+#include "serving_fixture.hpp"
+#include "sim/compute/timing_model.hpp"
+#include "sim/serving/serving_run.hpp"
+
+using namespace lynxsim;
+using namespace lynxsim::serving;
+
+namespace {
+
+MethodQuality quality() { return MethodQuality{0.9, "test", {}, 0.0}; }
+
+// Only per-request costs: the per-step costs equal to the GPU profile's, so steps keep their times.
+EngineSpec request_costs_only(const HardwareSpec& gpu) {
+  EngineSpec e;
+  e.name = "test";
+  e.arrival_to_prefill = Time::from_ms(3.0);
+  e.tokenize_per_token = Time::from_us(1.0);
+  e.kv_connector_setup = Time::from_ms(20.0);
+  e.first_decode_launch = Time::from_ms(5.0);
+  e.step_overhead = gpu.step_overhead;
+  e.cuda_graphs = false;
+  e.layer_launch_overhead = gpu.layer_overhead;
+  return e;
+}
+
+}  // namespace
+
+TEST_CASE("an engine's per-request costs add to TTFT once each") {
+  ServingConfig c = test::quickstart_config(4096, 4);
+  const MethodResult plain = run_serving(c, preset_method("lynx"), quality());
+  c.engine = request_costs_only(c.prefill.gpu);
+  const MethodResult with = run_serving(c, preset_method("lynx"), quality());
+  const RequestMetrics& a = plain.requests.at(0);
+  const RequestMetrics& b = with.requests.at(0);
+  const Time admission = Time::from_ms(3.0) + Time::from_us(1.0) * 4096;
+  const Time handover = Time::from_ms(25.0);
+  CHECK(b.prefill_done_at - a.prefill_done_at == admission);
+  CHECK(b.decode_ready_at - a.decode_ready_at == admission);
+  // The decode GPU finishes its KV kernels during the handover instead of after it, so the first
+  // step may start up to those kernels' time (well under 1 ms here) earlier than a pure shift.
+  for (const auto& [after, before] : {std::pair{b.ttft_speculative(), a.ttft_speculative()},
+                                      std::pair{b.ttft_commit(), a.ttft_commit()}}) {
+    CHECK(after - before <= admission + handover);
+    CHECK(after - before >= admission + handover - Time::from_ms(1.0));
+  }
+}
+
+TEST_CASE("an engine's step costs replace the GPU profile's step and layer overheads") {
+  const ModelSpec m = test::model_card("llama-3.1-8b");
+  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
+  EngineSpec graphs;
+  graphs.step_overhead = Time::from_ms(1.0);
+  graphs.step_overhead_per_sequence = Time::from_us(40.0);
+  graphs.cuda_graphs = true;
+  graphs.layer_launch_overhead = Time::from_us(30.0);
+  EngineSpec eager = graphs;
+  eager.cuda_graphs = false;
+  const TimingModel none(m, gpu, 1);
+  const TimingModel with_graphs(m, gpu, 1, graphs);
+  const TimingModel without_graphs(m, gpu, 1, eager);
+  const std::vector<int> batch(8, 2048);
+  const Time base =
+      none.decode_step(batch).time - gpu.step_overhead - gpu.layer_overhead * m.num_layers;
+  CHECK(with_graphs.decode_step(batch).time ==
+        base + Time::from_ms(1.0) + Time::from_us(40.0) * 8);
+  CHECK(without_graphs.decode_step(batch).time - with_graphs.decode_step(batch).time ==
+        Time::from_us(30.0) * m.num_layers);
+}
