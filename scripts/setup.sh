@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config clang libclang-rt-dev
-  libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev
+  libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev libsimgrid-dev
   python3 python3-pip python3-matplotlib
 )
 

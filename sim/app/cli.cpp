@@ -20,6 +20,7 @@ struct Parsed {
   CalibrateTimingOptions calibrate_timing;
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
+  FlowsOptions flows;
 };
 
 void add_trace_limit(CLI::App& app, std::int64_t& limit) {
@@ -71,6 +72,14 @@ void add_bench(CLI::App& app, BenchOptions& o) {
   bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::PositiveNumber);
 }
 
+void add_flows(CLI::App& app, FlowsOptions& o) {
+  auto* flows = app.add_subcommand("flows", "run a list of flows (JSON or CSV) through the network alone");
+  flows->add_option("file", o.file, "flow list: .json, or CSV with a header")->required();
+  flows->add_option("--network", o.network, "network JSON file or preset name")->required();
+  flows->add_option("--out", o.out, "also write the completion times to this CSV file");
+  flows->add_option("--seed", o.seed, "random seed (ECMP hashing, background senders)");
+}
+
 void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
   validate->add_option("file", p.validate.file, "scenario file")->required();
@@ -101,6 +110,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   timing->add_flag("--fit", p.calibrate_timing.fit,
                    "fit the GPU constants on the calibration points (not the hold-out), print them");
   add_bench(app, p.bench);
+  add_flows(app, p.flows);
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
   logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
@@ -117,6 +127,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);
   if (app.got_subcommand("calibrate-timing")) return cmd_calibrate_timing(data, p.calibrate_timing);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
+  if (app.got_subcommand("flows")) return cmd_flows(data, p.flows);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");

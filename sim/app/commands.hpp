@@ -86,6 +86,14 @@ struct CalibrateTimingOptions {
   bool fit = false;            // fit the GPU constants on the calibration points, print them
 };
 
+// `lynxsim flows FILE --network NETWORK`: an explicit flow list through the flow network alone.
+struct FlowsOptions {
+  std::filesystem::path file;
+  std::string network;  // a network JSON file or a preset name of configs/topologies/
+  std::optional<std::filesystem::path> out;
+  std::uint64_t seed = 1;
+};
+
 int cmd_run(const DataPaths& data, const RunOptions& options);
 int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);
@@ -95,5 +103,6 @@ int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);
 int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options);
 int cmd_llm_logits(const LlmLogitsOptions& options);
+int cmd_flows(const DataPaths& data, const FlowsOptions& options);
 
 }  // namespace lynxsim::app

@@ -214,7 +214,7 @@ void FlowNetwork::set_rate_tolerance(double relative) {
   if (solver_.num_flows() != 0 || relaxed_.num_flows() != 0) {
     throw std::logic_error("the rate tolerance can only change while no flow is sending");
   }
-  solver_.set_tolerance(relative);
+  solver_.set_tolerance(relative >= kRelaxedFrom ? relative : FlowSolver::kExactTolerance);
   relaxed_.set_tolerance(relative);
   const bool relaxed = relative >= kRelaxedFrom;
   if (relaxed == use_relaxed_) return;

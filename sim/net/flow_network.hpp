@@ -57,6 +57,8 @@ public:
   Bytes bytes_delivered() const override { return delivered_; }
   std::size_t num_hosts() const override { return topology_->num_hosts(); }
   const std::string& host_name(HostId host) const override { return topology_->host_name(host); }
+  // Directed links of a flow started and not yet finished (its ECMP route, fixed at start_flow).
+  const std::vector<LinkId>& route_of(FlowId id) const { return pending_.at(id).route; }
   HostId host_by_name(std::string_view name) const override {
     return topology_->host_by_name(name);
   }
@@ -70,8 +72,9 @@ public:
   // Current summed rate of the flows on a directed link.
   BytesPerSecond link_load(LinkId link) const { return {link_used_.at(link)}; }
   // Relative tolerance of the rates, in [1e-12, 1e-2]. Below kRelaxedFrom the exact FlowSolver
-  // computes them; from it on the cheaper LevelRelaxation (rates within a few tolerances of the
-  // exact ones, see level_relaxation.hpp). Only while no flow is sending.
+  // computes them, always at its own precision FlowSolver::kExactTolerance (coarser settings of it
+  // drift, see flow_solver.hpp); from it on the cheaper LevelRelaxation (see level_relaxation.hpp).
+  // Only while no flow is sending.
   static constexpr double kRelaxedFrom = 1e-6;
   void set_rate_tolerance(double relative);
   // Rate quantum Delta (see above), >= 0; zero re-solves at every change. Applies to the changes

@@ -144,9 +144,9 @@ void FlowSolver::pull_above(LinkId l, int cls, double level) {
 }
 
 // A re-filled flow slowed down on l, or a removed flow freed capacity there: the held flows at
-// l's largest level may be bottlenecked there and speed up, so they are released into the fill.
-// Whether l was saturated is not tested: slack left by earlier changes below the tolerance would
-// otherwise never be handed out again.
+// l's largest level (within kReleaseBand tolerances of it) may be bottlenecked there and speed
+// up, so they are released into the fill. Whether l was saturated is not tested: slack left by
+// earlier changes below the tolerance would otherwise never be handed out again.
 void FlowSolver::pull_bottlenecked(LinkId l, int cls, double level) {
   LinkScratch& x = scratch_[l];
   if (x.pull_mark == fill_epoch_) return;
@@ -156,7 +156,7 @@ void FlowSolver::pull_bottlenecked(LinkId l, int cls, double level) {
     const Flow& g = flows_[o];
     if (g.cls == cls) top = std::max(top, old_level(g));
   }
-  const double bar = std::max(top * (1.0 - tolerance_), level);
+  const double bar = std::max(top * (1.0 - kReleaseBand * tolerance_), level);
   for (const Slot o : on_link_[l]) {
     const Flow& g = flows_[o];
     if (g.cls == cls && g.in_set != set_epoch_ && old_level(g) >= bar) enter(o, cls, level);
