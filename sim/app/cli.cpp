@@ -157,8 +157,10 @@ int run_cli(int argc, char** argv) {
   try {
     return dispatch(app, parsed);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "lynxsim: {}\n", e.what());
-    return is_input_error(e) ? 2 : 1;
+    const int code = exit_code_of(e);
+    fmt::print(stderr, "lynxsim: {}{}\n", code == kInternalErrorExit ? "internal error: " : "",
+               e.what());
+    return code;
   }
 }
 

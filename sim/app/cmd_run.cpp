@@ -1,6 +1,8 @@
 #include <fmt/format.h>
+#include <stdexcept>
 
 #include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/scenario_check.hpp"
 #include "sim/app/trace_observer.hpp"
@@ -55,7 +57,13 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   report::check_results_target(out, options.force);
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace(static_cast<std::size_t>(options.trace_limit));
-  const auto results = run_methods(s, qualities, options.trace ? &trace : nullptr);
+  std::vector<serving::MethodResult> results;
+  try {
+    results = run_methods(s, qualities, options.trace ? &trace : nullptr);
+  } catch (const std::logic_error& e) {
+    throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
+                                    "the scenario file and the command line", e.what(), s.name));
+  }
   report::RunOutputs outputs;
   outputs.scenario_name = s.name;
   outputs.resolved_scenario = s.resolved;

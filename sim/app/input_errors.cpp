@@ -19,4 +19,9 @@ bool is_input_error(const std::exception& error) {
          dynamic_cast<const std::filesystem::filesystem_error*>(&error) != nullptr;
 }
 
+int exit_code_of(const std::exception& error) {
+  if (dynamic_cast<const InternalError*>(&error) != nullptr) return kInternalErrorExit;
+  return is_input_error(error) ? 2 : 1;
+}
+
 }  // namespace lynxsim::app

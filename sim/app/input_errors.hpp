@@ -11,6 +11,17 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+// A broken invariant inside lynxsim (a model refusing what the checked scenario should never have
+// given it): exit code 70 (EX_SOFTWARE) with "internal error" and what to report, never 2.
+class InternalError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+inline constexpr int kInternalErrorExit = 70;
+
 bool is_input_error(const std::exception& error);
+// The exit code of a command that ended with `error`: 70 for an InternalError, 2 for bad input,
+// 1 for anything else (an I/O failure, say).
+int exit_code_of(const std::exception& error);
 
 }  // namespace lynxsim::app
