@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <stdexcept>
 #include <vector>
 
 #include "sim/core/event_queue.hpp"
@@ -54,4 +55,17 @@ TEST_CASE("random insertions and cancellations keep heap order") {
     last = f.at;
     last_seq = f.sequence;
   }
+}
+
+TEST_CASE("events pushed later with reserved sequence numbers fire as if pushed at reservation") {
+  lynxsim::EventQueue q;
+  std::vector<int> order;
+  q.push(lynxsim::Time::from_us(5), [&order] { order.push_back(0); });
+  const std::uint64_t first = q.reserve_sequences(2);
+  q.push(lynxsim::Time::from_us(5), [&order] { order.push_back(3); });
+  q.push_reserved(lynxsim::Time::from_us(5), first + 1, [&order] { order.push_back(2); });
+  q.push_reserved(lynxsim::Time::from_us(5), first, [&order] { order.push_back(1); });
+  while (!q.empty()) q.pop().action();
+  CHECK(order == std::vector<int>{0, 1, 2, 3});
+  CHECK_THROWS_AS(q.push_reserved(lynxsim::Time::from_us(1), first + 10, [] {}), std::logic_error);
 }
