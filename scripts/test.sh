@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds everything and runs the whole test suite.
-#   ./scripts/test.sh              the suite in build/, with a 30 s run of the scenario-loader fuzz
+#   ./scripts/test.sh              the suite in build/, with a 60 s run of the scenario-loader fuzz
 #                                  target (built with clang in build/fuzz-build/)
 #   ./scripts/test.sh --sanitize   the suite under AddressSanitizer + UndefinedBehaviorSanitizer in
 #                                  build-sanitize/ (trace-driven smoke scenarios run shortened), the
