@@ -180,12 +180,17 @@ def _bandwidth_axis(ax, rows: list, column: str) -> None:
     ax.xaxis.set_minor_locator(matplotlib.ticker.NullLocator())
 
 
-def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
-    axes_cols = pd.axis_columns(data.rows)
+def _bandwidth_series(rows: list):
+    """The bandwidth axis column and the other varying axes that tell series apart."""
+    axes_cols = pd.axis_columns(rows)
     x_column = pd.find_column(axes_cols, "bandwidth")
     if x_column is None:
         raise ValueError("no bandwidth axis in the sweep")
-    series = [c for c in pd.varying(data.rows, axes_cols) if c != x_column]
+    return x_column, [c for c in pd.varying(rows, axes_cols) if c != x_column]
+
+
+def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
+    x_column, series = _bandwidth_series(data.rows)
     panels = _speedup_panels(data.rows)
     fig, axes = _figure(len(panels), "TTFT speedup against bandwidth: speculative and committed",
                         data.rows)
@@ -203,11 +208,7 @@ def speedup_vs_bandwidth(data: pd.PlotInput, _options: dict):
 
 
 def ttft_vs_bandwidth(data: pd.PlotInput, _options: dict):
-    axes_cols = pd.axis_columns(data.rows)
-    x_column = pd.find_column(axes_cols, "bandwidth")
-    if x_column is None:
-        raise ValueError("no bandwidth axis in the sweep")
-    series = [c for c in pd.varying(data.rows, axes_cols) if c != x_column]
+    x_column, series = _bandwidth_series(data.rows)
     readings = [r for r in TTFT_READINGS if any(pd.number(row.get(r[0], "")) is not None
                                                 for row in data.rows)]
     if not readings:

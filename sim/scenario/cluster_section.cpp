@@ -96,6 +96,12 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
   if (host) resolved["store_host"] = *host;
 }
 
+bool has_cachegen_method(const Scenario& s) {
+  return std::any_of(s.methods.begin(), s.methods.end(), [](const serving::TransferMethod& m) {
+    return m.family == serving::MethodFamily::cachegen;
+  });
+}
+
 void check_store_host(const Scenario& s, const std::string& host, const std::string& path,
                       IssueList& issues) {
   try {
@@ -115,10 +121,7 @@ void check_prefix_cache(const Scenario& s, IssueList& issues) {
   const serving::PrefixCacheSpec& cache = s.serving.prefix_cache;
   if (!cache.enabled) return;
   check_store_host(s, cache.store_host, "/prefix_cache/store_host", issues);
-  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
-    return m.family == serving::MethodFamily::cachegen;
-  });
-  if (cachegen && cache.target == serving::LoadTarget::decode) {
+  if (has_cachegen_method(s) && cache.target == serving::LoadTarget::decode) {
     issues.add("/prefix_cache/target", "cachegen loads cached prefixes to \"prefill\" only");
   }
   const bool any_ids = std::any_of(s.serving.requests.begin(), s.serving.requests.end(),

@@ -8,7 +8,6 @@
 // loads to the prefill or an aggregated instance only (its chunked coder sends one stream per
 // request).
 
-#include <algorithm>
 #include <fmt/format.h>
 
 #include "sim/scenario/input_limits.hpp"
@@ -62,10 +61,7 @@ void check_context_loading(const Scenario& s, IssueList& issues) {
                "an aggregated context-loading target makes the first token in a decode step; "
                "use \"decode\"");
   }
-  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
-    return m.family == serving::MethodFamily::cachegen;
-  });
-  if (cachegen && spec.target == serving::LoadTarget::decode) {
+  if (has_cachegen_method(s) && spec.target == serving::LoadTarget::decode) {
     issues.add("/context_loading/target",
                "cachegen loads context to the \"prefill\" or an \"aggregated\" instance only");
   }

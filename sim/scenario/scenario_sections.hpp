@@ -54,6 +54,8 @@ void read_prefix_cache(const nlohmann::json* value, const std::string& path, Iss
                        serving::PrefixCacheSpec& spec, nlohmann::json& resolved);
 // Checks that need the whole scenario: the store host exists, the workload has prefix block ids.
 void check_prefix_cache(const Scenario& scenario, IssueList& issues);
+// Whether any method of the scenario is a cachegen method.
+bool has_cachegen_method(const Scenario& scenario);
 // Records an issue at `path` when `host` is not a host of the scenario's network.
 void check_store_host(const Scenario& scenario, const std::string& host, const std::string& path,
                       IssueList& issues);

@@ -15,8 +15,12 @@ int ContextLoadingSpec::cached_for(int context_tokens) const {
   return static_cast<int>(std::clamp(wanted, 0.0, static_cast<double>(context_tokens - 1)));
 }
 
-void fetch_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
-                        net::HostId store, PrefillInstance& prefill) {
+void load_prefix_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
+                              net::HostId store, LoadTarget target, PrefillInstance& prefill) {
+  if (target == LoadTarget::decode) {
+    request.prefix_from_store = true;
+    transfer.load(request, store, request.metrics.cached_tokens, false);
+  }
   request.prefilled_tokens = request.metrics.cached_tokens;
   prefill.expect(request);
   transfer.fetch_prefix(request, store, request.metrics.cached_tokens, [&sim, &request, &prefill] {
@@ -51,11 +55,7 @@ void ContextLoader::start(RequestState& request, PrefillInstance* prefill) {
     prefill->submit(request);
     return;
   }
-  if (spec_.target == LoadTarget::decode) {
-    request.prefix_from_store = true;
-    transfer_.load(request, store_, m.cached_tokens, false);
-  }
-  fetch_then_prefill(sim_, transfer_, request, store_, *prefill);
+  load_prefix_then_prefill(sim_, transfer_, request, store_, spec_.target, *prefill);
 }
 
 void ContextLoader::kv_ready(RequestState& request) {

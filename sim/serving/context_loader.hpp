@@ -40,10 +40,12 @@
 
 namespace lynxsim::serving {
 
-// Fetches the request's cached prefix (metrics.cached_tokens) from `store` to its prefill instance,
-// then queues its suffix there; the prefill instance counts the prompt as load from now on.
-void fetch_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
-                        net::HostId store, PrefillInstance& prefill);
+// Loads the request's cached prefix (metrics.cached_tokens) from `store` for a prefill or decode
+// target (above): for decode the store also sends it to the decode ranks; in both cases the exact
+// prefix goes to the prefill instance, which then queues the suffix and counts the prompt as load
+// from now on.
+void load_prefix_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
+                              net::HostId store, LoadTarget target, PrefillInstance& prefill);
 
 class ContextLoader {
 public:

@@ -61,19 +61,25 @@ Bytes KvTransfer::block_bytes(int block_tokens) const {
 }
 
 void KvTransfer::begin(RequestState& request) const {
-  if (!request.prefix_from_store) {
-    request.pieces.clear();
-    request.all_sent = false;
-    request.pieces_ready = 0;
-    request.pieces_full = 0;
-  }
+  if (!request.prefix_from_store) reset_pieces(request);
+  set_plane_bytes(request, params_.tp(request, false), request.metrics.context_tokens);
+}
+
+void KvTransfer::reset_pieces(RequestState& request) {
+  request.pieces.clear();
+  request.all_sent = false;
+  request.pieces_ready = 0;
+  request.pieces_full = 0;
+}
+
+void KvTransfer::set_plane_bytes(RequestState& request, int src_tp, int tokens) const {
   if (cachegen_) {
     cachegen_->begin(request);
     return;
   }
-  request.metrics.plane_bytes = transfer_plane_bytes(
-      *params_.method, params_.geometry, params_.tp(request, false), params_.tp(request, true),
-      request.metrics.context_tokens, params_.measured_size_ratio);
+  request.metrics.plane_bytes =
+      transfer_plane_bytes(*params_.method, params_.geometry, src_tp, params_.tp(request, true),
+                           tokens, params_.measured_size_ratio);
 }
 
 Time KvTransfer::encode_time(const RequestState& request, int layers, int tokens) const {
@@ -97,17 +103,8 @@ void KvTransfer::send(RequestState& request, int layers, int tokens, bool last) 
 
 void KvTransfer::load(RequestState& request, net::HostId store, int tokens, bool last) {
   if (request.aggregated) {
-    request.pieces.clear();
-    request.all_sent = false;
-    request.pieces_ready = 0;
-    request.pieces_full = 0;
-    if (cachegen_) {
-      cachegen_->begin(request);
-    } else {
-      request.metrics.plane_bytes =
-          transfer_plane_bytes(*params_.method, params_.geometry, 1, params_.tp(request, true),
-                               tokens, params_.measured_size_ratio);
-    }
+    reset_pieces(request);
+    set_plane_bytes(request, 1, tokens);
   }
   if (cachegen_) {
     request.all_sent = request.all_sent || last;

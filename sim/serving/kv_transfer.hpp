@@ -103,6 +103,9 @@ private:
   std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   std::vector<Bytes> rank_bytes(const RequestState& request, int layers, int tokens) const;
   Bytes bf16_bytes(int heads, int layers, int tokens) const;
+  static void reset_pieces(RequestState& request);
+  // The request's bytes per plane for `tokens` sent from a source of TP src_tp (cachegen: reset).
+  void set_plane_bytes(RequestState& request, int src_tp, int tokens) const;
   void send_flows(RequestState& request, const std::vector<net::HostId>& src, int src_tp,
                   int layers, int tokens, bool last);
   void on_flow_done(RequestState& request, std::size_t piece, int plane);

@@ -209,11 +209,8 @@ void ServingCluster::arrive_with_cache(RequestState& request, PrefillInstance& p
     prefill.submit(request);
     return;
   }
-  if (config_.prefix_cache.target == LoadTarget::decode) {
-    request.prefix_from_store = true;
-    transfer_->load(request, store_host_, m.cached_tokens, false);
-  }
-  fetch_then_prefill(sim_, *transfer_, request, store_host_, prefill);
+  load_prefix_then_prefill(sim_, *transfer_, request, store_host_, config_.prefix_cache.target,
+                           prefill);
 }
 
 void ServingCluster::prefill_done(RequestState& request) {
