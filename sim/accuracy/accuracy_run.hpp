@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "sim/accuracy/accuracy_result.hpp"
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
 #include "sim/accuracy/methods/quant_method.hpp"
 

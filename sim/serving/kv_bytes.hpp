@@ -17,16 +17,17 @@
 
 #include <vector>
 
+#include "sim/compute/model_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/quant/kv_geometry.hpp"
 #include "sim/serving/transfer_method.hpp"
 
 namespace lynxsim::serving {
 
-struct KvGeometry {
-  int num_layers = 0;
-  int num_kv_heads = 0;
-  int head_dim = 0;
-};
+using quant::KvGeometry;
+
+// The KV geometry of a model card.
+KvGeometry kv_geometry_of(const ModelSpec& model);
 
 int kv_heads_per_rank(int num_kv_heads, int tensor_parallel);
 

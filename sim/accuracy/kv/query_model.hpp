@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "sim/accuracy/accuracy_rng.hpp"
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 
 namespace lynxsim::accuracy {
 

@@ -31,7 +31,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
 
 namespace lynxsim::accuracy {

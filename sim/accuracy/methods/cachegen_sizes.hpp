@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
 #include "sim/quant/cachegen_levels.hpp"
 

@@ -16,7 +16,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/methods/method_codec.hpp"
 #include "sim/accuracy/metrics/next_token_proxy.hpp"
 #include "sim/accuracy/metrics/precision_metrics.hpp"

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "sim/accuracy/accuracy_rng.hpp"
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/methods/method_codec.hpp"
 
 namespace lynxsim::accuracy {

@@ -1,9 +1,9 @@
-#include "sim/accuracy/kv/kv_geometry.hpp"
+#include "sim/quant/kv_geometry.hpp"
 
 #include <sstream>
 #include <stdexcept>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::quant {
 
 void KvGeometry::validate() const {
   const auto fail = [this](const std::string& what) {
@@ -24,4 +24,4 @@ std::string KvGeometry::canonical() const {
   return out.str();
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::quant

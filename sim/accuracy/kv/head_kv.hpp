@@ -1,31 +1,17 @@
 #pragma once
-// The attention geometry a measurement needs, and the KV of one sampled (layer, KV head).
-//
-// KvGeometry is the part of a model card that shapes the KV cache: layers, query heads, KV heads
-// (grouped-query attention: query head h reads KV head h / (num_heads / num_kv_heads)), head dimension
-// and the RoPE base. It is a plain struct so that this layer needs no model-card type.
+// The KV of one sampled (layer, KV head) of a model's geometry (sim/quant/kv_geometry.hpp).
 //
 // HeadKv holds one sampled block as the decode side would cache it: keys after RoPE and values, both
 // row-major [tokens][head_dim] float32, plus the sampled queries (after RoPE, [n][head_dim]); query i
 // sits at query_positions[i] and attends causally to the keys [0, query_positions[i]].
 
-#include <string>
 #include <vector>
+
+#include "sim/quant/kv_geometry.hpp"
 
 namespace lynxsim::accuracy {
 
-struct KvGeometry {
-  std::string model;
-  int num_layers = 0;
-  int num_kv_heads = 0;
-  int num_heads = 0;
-  int head_dim = 0;
-  double rope_theta = 0.0;
-
-  void validate() const;  // throws std::invalid_argument naming the bad field
-  int group_size() const { return num_heads / num_kv_heads; }
-  std::string canonical() const;
-};
+using quant::KvGeometry;
 
 struct HeadKv {
   int layer = 0;
