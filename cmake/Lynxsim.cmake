@@ -3,7 +3,7 @@
 # Every layer of sim/ is one static library, lynxsim_<layer>. Its headers are reachable only as
 # "sim/<layer>/x.hpp" through a private include tree made for that layer alone, so a layer sees the
 # headers of the layers it links and no others: an include across the dependency direction of
-# DESIGN.md fails to compile. System libraries are checked when CMake configures: a layer whose
+# docs/design.md ("Layers") fails to compile. System libraries are checked when CMake configures: a layer whose
 # files include <nlohmann/...>, <CLI/...>, <Eigen/...> or <boost/...> must name that library in its
 # EXTERNAL list, so only the layers that declare JSON (the config layer, report, ...) can parse it.
 

@@ -1,5 +1,5 @@
 #pragma once
-// Exact byte accounting of a method's KV transfer (DESIGN.md section 3).
+// Exact byte accounting of a method's KV transfer (docs/scenario.md, "methods").
 //
 // For one layer, one tensor-parallel rank and T tokens of context, with H = KV heads held by the
 // rank, d = head dimension, g = channels per group (group_size, 0 meaning d):

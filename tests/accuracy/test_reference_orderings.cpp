@@ -10,7 +10,8 @@
 #include "sim/quant/half_precision.hpp"
 #include "sim/quant/quantize.hpp"
 
-// The ablation facts of REFERENCE.md section 3 that the synthetic generator must reproduce, checked on
+// The published ablation orderings (KIVI, KVQuant, QuantSpec) that the synthetic generator must
+// reproduce, checked on
 // the real sim/quant kernels over a few generated heads.
 
 using namespace lynxsim::accuracy;

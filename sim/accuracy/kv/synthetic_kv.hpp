@@ -1,5 +1,5 @@
 #pragma once
-// Synthetic keys and values that look like a real Llama-class KV cache (REFERENCE.md section 5).
+// Synthetic keys and values that look like a real Llama-class KV cache (docs/accuracy.md, "Sources of K/V").
 //
 // Keys of one (layer, KV head), before RoPE:
 //   K[t,c] = mu_c + sigma_c · z[t,c],   z[t,c] = rho · z[t−1,c] + sqrt(1 − rho²) · e[t,c],

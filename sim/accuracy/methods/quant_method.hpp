@@ -1,5 +1,5 @@
 #pragma once
-// The KV transfer methods whose precision is measured, as plain data (DESIGN.md section 3).
+// The KV transfer methods whose precision is measured, as plain data (docs/scenario.md, "methods").
 //
 // Families and the layout each one uses on a [tokens][head_dim] block of one KV head:
 //   bf16            every value rounded to bfloat16 (no quantization);
