@@ -11,8 +11,7 @@
 #include "sim/quant/quantize.hpp"
 
 // The published ablation orderings (KIVI, KVQuant, QuantSpec) that the synthetic generator must
-// reproduce, checked on
-// the real sim/quant kernels over a few generated heads.
+// reproduce, checked on the real sim/quant kernels over a few generated heads.
 
 using namespace lynxsim::accuracy;
 namespace quant = lynxsim::quant;
