@@ -12,7 +12,13 @@ std::string metadata_event(const char* name, int pid, int tid, nlohmann::json ar
 
 }  // namespace
 
-double trace_microseconds(Time t) { return static_cast<double>(t.ps()) / 1e6; }
+namespace {
+
+std::int64_t floor_ns(Time t) { return t.ps() >= 0 ? t.ps() / 1000 : -((-t.ps() + 999) / 1000); }
+
+}  // namespace
+
+double trace_microseconds(Time t) { return static_cast<double>(floor_ns(t)) / 1e3; }
 
 void TraceWriter::record(const nlohmann::json& event) {
   if (kept_ < event_limit_) {
@@ -31,7 +37,7 @@ void TraceWriter::complete_event(std::string name, std::string category, int pid
           {"pid", pid},
           {"tid", tid},
           {"ts", trace_microseconds(start_at)},
-          {"dur", trace_microseconds(duration)},
+          {"dur", static_cast<double>(floor_ns(start_at + duration) - floor_ns(start_at)) / 1e3},
           {"args", std::move(args)}});
 }
 

@@ -35,9 +35,25 @@ TEST_CASE("trace events follow the Chrome trace-event format in microseconds") {
   CHECK(events[5].at("args").at("anchor").get<double>() == doctest::Approx(1.5));
 }
 
-TEST_CASE("picosecond steps survive in trace timestamps") {
-  CHECK(trace_microseconds(Time::from_ps(1)) == doctest::Approx(1e-6));
-  CHECK(trace_microseconds(Time::from_seconds(1.0)) == doctest::Approx(1e6));
+TEST_CASE("trace timestamps are whole nanoseconds, rounded down") {
+  CHECK(trace_microseconds(Time::from_ps(1)) == 0.0);
+  CHECK(trace_microseconds(Time::from_ps(1999)) == 0.001);
+  CHECK(trace_microseconds(Time::from_seconds(1.0)) == 1e6);
+  CHECK(trace_microseconds(Time::from_ps(1'234'567'999)) == 1234.567);
+}
+
+TEST_CASE("back-to-back spans do not overlap after rounding") {
+  TraceWriter trace;
+  const Time a = Time::from_ps(1'000'900);
+  const Time b = Time::from_ps(2'000'400);
+  trace.complete_event("first", "x", 1, 0, a, b - a);
+  trace.complete_event("second", "x", 1, 0, b, Time::from_ps(1'000'000));
+  const auto events = trace.to_json().at("traceEvents");
+  const double end = events[0].at("ts").get<double>() + events[0].at("dur").get<double>();
+  CHECK(events[0].at("ts").get<double>() == 1.0);
+  CHECK(events[0].at("dur").get<double>() == 1.0);
+  CHECK(end <= events[1].at("ts").get<double>());
+  CHECK(trace.to_string().find("\"dur\":1.0,") != std::string::npos);
 }
 
 TEST_CASE("the trace text is the JSON document's compact dump") {
