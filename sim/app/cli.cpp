@@ -41,6 +41,11 @@ void add_trace_options(CLI::App& app, std::int64_t& limit, TraceFilterText& filt
   app.add_option("--trace-methods", filter.methods,
                  "trace only these methods, comma-separated (e.g. int8,lynx)")
       ->needs(trace);
+  app.add_option("--trace-links", filter.links,
+                 "link utilisation counters of the N busiest links only (default 0: every link "
+                 "that carried traffic)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 22))
+      ->needs(trace);
 }
 
 void add_run_options(CLI::App& app, Parsed& p) {

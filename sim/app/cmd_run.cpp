@@ -71,8 +71,9 @@ void warn_if_truncated(const report::TraceWriter& trace) {
   if (trace.dropped_events() == 0) return;
   fmt::print(stderr,
              "lynxsim: warning: trace.json holds the first {} events of the run and ends with a "
-             "\"trace truncated\" marker; {} more were dropped (raise --trace-limit or trace fewer "
-             "requests)\n", trace.event_limit(), trace.dropped_events());
+             "\"trace truncated\" marker; {} more were dropped (trace a window, some requests, methods "
+             "or links: --trace-window, --trace-requests, --trace-methods, --trace-links; or raise "
+             "--trace-limit)\n", trace.event_limit(), trace.dropped_events());
 }
 
 }  // namespace

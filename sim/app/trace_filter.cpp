@@ -101,6 +101,12 @@ bool TraceFilter::keeps_span(Time start, Time end) const {
   return !window_end_ || start < *window_end_;
 }
 
+Time TraceFilter::overlap(Time from, Time to) const {
+  const Time a = max(from, window_start_);
+  const Time b = window_end_ ? min(to, *window_end_) : to;
+  return b > a ? b - a : Time::zero();
+}
+
 bool TraceFilter::keeps_request(std::uint64_t id) const {
   return requests_.empty() || std::any_of(requests_.begin(), requests_.end(), [id](const auto& r) {
            return r.first <= id && id <= r.second;
@@ -121,6 +127,7 @@ TraceFilter parse_trace_filter(const TraceFilterText& text) {
   if (text.window) parse_window(*text.window, f.window_start_, f.window_end_);
   if (text.requests) f.requests_ = parse_requests(*text.requests);
   if (text.methods) f.methods_ = parse_methods(*text.methods);
+  f.links_ = text.links;
   return f;
 }
 

@@ -9,6 +9,8 @@
 //                      one request is kept when its id is listed, a batch step or prefill pass when
 //                      it holds a listed request; counters (cluster state) are not filtered by it
 //   methods LIST       comma-separated method names of the scenario
+//   links N            link utilisation counters of the N busiest links only (mean utilisation
+//                      inside the window; 0 = every link that carried traffic)
 // parse_trace_filter throws InputError naming the flag and what is wrong with its value.
 
 #include <cstdint>
@@ -25,6 +27,7 @@ struct TraceFilterText {
   std::optional<std::string> window;
   std::optional<std::string> requests;
   std::optional<std::string> methods;
+  std::int64_t links = 0;
 };
 
 class TraceFilter {
@@ -39,6 +42,9 @@ public:
   bool has_window() const { return window_start_ > Time::zero() || window_end_.has_value(); }
   bool filters_requests() const { return !requests_.empty(); }
   Time window_start() const { return window_start_; }
+  // The part of [from, to) inside the window.
+  Time overlap(Time from, Time to) const;
+  std::int64_t busiest_links() const { return links_; }
   const std::vector<std::string>& methods() const { return methods_; }
 
   friend TraceFilter parse_trace_filter(const TraceFilterText& text);
@@ -48,6 +54,7 @@ private:
   std::optional<Time> window_end_;
   std::vector<std::pair<std::uint64_t, std::uint64_t>> requests_;
   std::vector<std::string> methods_;
+  std::int64_t links_ = 0;
 };
 
 TraceFilter parse_trace_filter(const TraceFilterText& text);

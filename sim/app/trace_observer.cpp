@@ -1,5 +1,6 @@
 #include "sim/app/trace_observer.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 
@@ -241,15 +242,42 @@ void TraceObserver::on_link(const net::LinkLoadChanged& e) {
   auto it = link_names_.find(e.link);
   if (it == link_names_.end()) {
     if (e.used.value <= 0.0) return;
-    it = link_names_.emplace(e.link, network_->link_name(e.link)).first;
+    std::string name = network_->link_name(e.link);
+    if (!link_name_set_.insert(name).second) name += fmt::format(" (link {})", e.link);
+    it = link_names_.emplace(e.link, name).first;
   }
   const double capacity = e.capacity.value;
   const double utilisation = capacity > 0.0 ? std::round(1e3 * e.used.value / capacity) / 1e3 : 0.0;
-  counter(first_pid_, it->second, "utilisation", e.at, utilisation);
+  auto& samples = link_samples_[e.link];
+  if (!samples.empty() && samples.back().first == e.at) samples.pop_back();
+  samples.emplace_back(e.at, utilisation);
+}
+
+void TraceObserver::write_links() {
+  std::vector<std::pair<double, std::uint32_t>> busiest;
+  for (const auto& [link, samples] : link_samples_) {
+    double busy = 0.0;
+    for (std::size_t i = 0; i + 1 < samples.size(); ++i) {
+      busy += samples[i].second * filter_.overlap(samples[i].first, samples[i + 1].first).seconds();
+    }
+    busiest.emplace_back(-busy, link);
+  }
+  std::sort(busiest.begin(), busiest.end());
+  const auto keep = static_cast<std::size_t>(filter_.busiest_links());
+  if (keep > 0 && keep < busiest.size()) busiest.resize(keep);
+  std::vector<std::uint32_t> links;
+  for (const auto& entry : busiest) links.push_back(entry.second);
+  std::sort(links.begin(), links.end());
+  for (const std::uint32_t link : links) {
+    for (const auto& [at, value] : link_samples_[link]) {
+      counter(first_pid_, link_names_.at(link), "utilisation", at, value);
+    }
+  }
 }
 
 void TraceObserver::finish() {
   for (std::size_t i = 0; i < steps_.size(); ++i) flush_steps(static_cast<int>(i));
+  write_links();
   for (auto& [where, c] : counters_) {
     if (c.pending) commit_counter(where.first, where.second, c);
     if (c.held) write_counter(where.first, where.second, c, filter_.window_start(), c.last);

@@ -21,7 +21,8 @@
 // instance). Counters are written only when their value changes (utilisation rounded to 0.001), and
 // once per instant (the value it ends with: the network passes through transient states while it
 // updates the rates of several flows at one instant).
-// Flows without a request (background traffic) show only in the link counters.
+// Flows without a request (background traffic) show only in the link counters. Link counters are
+// written by finish(), after the run, for the busiest N links when the filter asks for that.
 //
 // The TraceFilter decides what is kept (trace_filter.hpp); with a window, each counter's value at
 // the window's start is written at the start. finish() writes what is still held (the open run of
@@ -30,6 +31,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -97,6 +99,7 @@ private:
   void on_verification(const serving::VerificationDone& e);
   void on_flow(const net::FlowFinished& e);
   void on_link(const net::LinkLoadChanged& e);
+  void write_links();
   int flow_pid(const net::FlowSpec& spec) const;
   int request_pid(std::uint64_t request) const;
   std::string plane_name(int plane) const;
@@ -111,6 +114,8 @@ private:
   std::map<std::pair<int, int>, Lanes> lanes_;
   std::map<std::pair<int, std::string>, Counter> counters_;
   std::map<std::uint32_t, std::string> link_names_;
+  std::set<std::string> link_name_set_;
+  std::map<std::uint32_t, std::vector<std::pair<Time, double>>> link_samples_;
   std::vector<Steps> steps_;
 };
 

@@ -7,13 +7,15 @@ queries the trace as Perfetto users do.
     of one thread overlapping (every slice at depth 0);
   - decode slices carry their batch (args.requests) and steps; prefill passes their requests;
   - counters: waiting requests of every instance, utilisation of named links, plane rates;
-  - filters: --trace-window, --trace-requests, --trace-methods, and their refusals (exit 2);
+  - filters: --trace-window, --trace-requests, --trace-methods, --trace-links, and their refusals
+    (exit 2);
   - the same run writes the same bytes.
 
 usage: check_trace_sql.py LYNXSIM OUT_DIR
 """
 
 import filecmp
+import json
 import shutil
 import subprocess
 import sys
@@ -157,6 +159,11 @@ def check_methods(trace) -> list:
     return [] if names and all(n.startswith("lynx: ") for n in names) else [f"--trace-methods lynx: {names}"]
 
 
+def check_links(trace) -> list:
+    links = trace.query("SELECT name FROM process_counter_track WHERE name LIKE '%->% utilisation'")
+    return [] if len(links) == 2 else [f"--trace-links 2: link counters {links}"]
+
+
 def check_refusals(binary: str, out: Path) -> list:
     cases = [(["--trace-window", "1:2"], "--trace-window: --trace-window requires --trace"),
              (["--trace", "--trace-window", "2:1"], "END must be after START"),
@@ -164,7 +171,8 @@ def check_refusals(binary: str, out: Path) -> list:
              (["--trace", "--trace-window", "5"], "expected START:END"),
              (["--trace", "--trace-requests", "4-2"], "ends before it starts"),
              (["--trace", "--trace-requests", "a"], "is not a request id"),
-             (["--trace", "--trace-methods", "int8,nope"], "the scenario has no method \"nope\"")]
+             (["--trace", "--trace-methods", "int8,nope"], "the scenario has no method \"nope\""),
+             (["--trace", "--trace-links", "-1"], "--trace-links")]
     problems = []
     for flags, message in cases:
         p = run(binary, out, *flags)
@@ -175,6 +183,23 @@ def check_refusals(binary: str, out: Path) -> list:
     return problems
 
 
+def check_the_checks(out: Path) -> list:
+    """The overlap queries see overlap: a trace with a slice overlapping the one before and a
+    slice inside another on one thread."""
+    out.mkdir(parents=True, exist_ok=True)
+    spans = [(0.0, 10.0), (5.0, 10.0), (20.0, 10.0), (22.0, 1.0)]
+    events = [{"ph": "X", "name": "s", "cat": "c", "pid": 1, "tid": 0, "ts": ts, "dur": dur, "args": {}}
+              for ts, dur in spans]
+    (out / "bad.json").write_text(json.dumps({"traceEvents": events}))
+    trace = trace_sql.open_trace(out / "bad.json")
+    try:
+        overlaps = one(trace, NO_OVERLAP)
+        nested = one(trace, "SELECT COUNT(*) FROM slice WHERE depth > 0")
+    finally:
+        trace.close()
+    return [] if overlaps == 2 and nested == 2 else [f"bad trace: {overlaps} overlaps, {nested} nested"]
+
+
 def main() -> int:
     binary, out = sys.argv[1], Path(sys.argv[2])
     shutil.rmtree(out, ignore_errors=True)
@@ -182,7 +207,7 @@ def main() -> int:
     checks = [([], [check_processes, check_threads, check_slices, check_counters]),
               (["--trace-window", "1:2"], [check_window, check_threads]),
               (["--trace-requests", "3,5-6"], [check_requests, check_threads]),
-              (["--trace-methods", "lynx"], [check_methods])]
+              (["--trace-methods", "lynx", "--trace-links", "2"], [check_methods, check_links])]
     for i, (flags, functions) in enumerate(checks):
         trace = traced(binary, out / f"run{i}", *flags)
         try:
@@ -194,7 +219,7 @@ def main() -> int:
     if again.returncode != 0 or not filecmp.cmp(out / "run0" / "trace.json", out / "again" / "trace.json",
                                                  shallow=False):
         problems.append("two runs of one scenario and seed wrote different trace.json")
-    problems += check_refusals(binary, out / "refused")
+    problems += check_refusals(binary, out / "refused") + check_the_checks(out / "bad")
     for p in problems:
         print(f"trace sql: {p}", file=sys.stderr)
     print(f"trace sql ({trace_sql.engine_name()}): {len(problems)} problem(s)")
