@@ -76,6 +76,15 @@ void warn_if_truncated(const report::TraceWriter& trace) {
              "--trace-limit)\n", trace.event_limit(), trace.dropped_events());
 }
 
+std::string trace_size_note(const scenario::Scenario& s, const TraceFilter& filter) {
+  const std::int64_t events = trace_events_at_least(s, filter.methods());
+  if (filter.has_window() || filter.filters_requests()) {
+    return fmt::format(", a trace filtered by window or requests (unfiltered: at least {} trace "
+                       "events)", events);
+  }
+  return fmt::format(", at least {} trace events", events);
+}
+
 }  // namespace
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
@@ -128,8 +137,7 @@ int cmd_validate(const DataPaths& data, const ValidateOptions& options) {
   fmt::print("{}: ok ({} methods, {} requests; {} hosts, {} links, {} + {} GPUs, at most {} "
              "flows{})\n", options.file.string(), s.methods.size(), s.serving.requests.size(),
              e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks, e.flows_at_most,
-             options.trace ? fmt::format(", at least {} trace events", trace_events_at_least(s))
-                           : std::string());
+             options.trace ? trace_size_note(s, filter) : std::string());
   return 0;
 }
 

@@ -92,7 +92,7 @@ void check_trace(const scenario::Scenario& s, const ScenarioRequest& request, Is
   if (request.trace_filtered) return;
   const std::int64_t limit = *request.trace_limit;
   const scenario::Scenario traced = traced_part(s, request.trace_methods);
-  const std::int64_t events = trace_events_at_least(traced);
+  const std::int64_t events = trace_events_at_least(traced, {});
   if (events <= limit) return;
   const auto requests = static_cast<std::int64_t>(s.serving.requests.size());
   const std::int64_t fitting = std::max<std::int64_t>(1, requests * (limit / 2) / events);
@@ -108,7 +108,9 @@ void check_trace(const scenario::Scenario& s, const ScenarioRequest& request, Is
 
 }  // namespace
 
-std::int64_t trace_events_at_least(const scenario::Scenario& s) {
+std::int64_t trace_events_at_least(const scenario::Scenario& s,
+                                   const std::vector<std::string>& traced_methods) {
+  if (!traced_methods.empty()) return trace_events_at_least(traced_part(s, traced_methods), {});
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
   const auto methods = static_cast<std::int64_t>(s.methods.size());
   const std::int64_t per_request = saturating_mul(3, saturating_mul(e.requests, methods));

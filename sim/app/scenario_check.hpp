@@ -39,7 +39,9 @@ struct ScenarioRequest {
 
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request);
 
-// The trace events every run of `s` records with every method traced (a lower bound; see above).
-std::int64_t trace_events_at_least(const scenario::Scenario& s);
+// The trace events every run of `s` records with these methods traced (empty: all; a lower
+// bound, see above).
+std::int64_t trace_events_at_least(const scenario::Scenario& s,
+                                   const std::vector<std::string>& traced_methods);
 
 }  // namespace lynxsim::app
