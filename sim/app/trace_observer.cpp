@@ -7,7 +7,7 @@
 namespace lynxsim::app {
 namespace {
 
-// Thread ids: stream * kLaneStride + lane.
+// Threads are sorted by stream * kLaneStride + lane inside a process.
 constexpr int kLaneStride = 1000;
 constexpr int kComputeStream = 0;
 constexpr int kKernelStream = 1;
@@ -44,13 +44,13 @@ void TraceObserver::name_processes() {
   for (std::size_t i = 0; i < run_.prefill.size(); ++i) {
     const int pid = prefill_pid(static_cast<int>(i));
     trace_.set_process_name(pid, instance_name(method, "prefill", i, run_.prefill[i]), pid);
-    trace_.set_thread_name(pid, kComputeStream, "compute", kComputeStream);
+    thread(pid, kComputeStream, "compute");
   }
   for (std::size_t i = 0; i < run_.decode.size(); ++i) {
     const int pid = decode_pid(static_cast<int>(i));
     trace_.set_process_name(pid, instance_name(method, "decode", i, run_.decode[i]), pid);
-    trace_.set_thread_name(pid, kComputeStream, "compute", kComputeStream);
-    trace_.set_thread_name(pid, kRequestStream * kLaneStride, "requests", kRequestStream * kLaneStride);
+    thread(pid, kComputeStream, "compute");
+    thread(pid, kRequestStream, "requests");
   }
 }
 
@@ -65,17 +65,27 @@ std::string TraceObserver::plane_name(int plane) const {
   return residuals == 1 ? "residual" : fmt::format("residual {}", plane - m.decode_after_planes + 1);
 }
 
-int TraceObserver::lane(int pid, int stream, const std::string& name, Time start, Time end) {
-  std::vector<Time>& ends = lanes_[{pid, stream}].ends;
-  std::size_t i = 0;
-  while (i < ends.size() && ends[i] > start) ++i;
-  if (i == ends.size()) {
-    ends.push_back(end);
-    const int tid = stream * kLaneStride + static_cast<int>(i);
-    trace_.set_thread_name(pid, tid, i == 0 ? name : fmt::format("{} #{}", name, i + 1), tid);
+int TraceObserver::thread(int pid, int stream, const std::string& name) {
+  Lanes& lanes = lanes_[{pid, stream}];
+  if (lanes.tids.empty()) {
+    lanes.tids.push_back(trace_.add_thread(pid, name, stream * kLaneStride));
+    lanes.ends.push_back(Time::zero());
   }
-  ends[i] = end;
-  return stream * kLaneStride + static_cast<int>(i);
+  return lanes.tids.front();
+}
+
+int TraceObserver::lane(int pid, int stream, const std::string& name, Time start, Time end) {
+  thread(pid, stream, name);
+  Lanes& lanes = lanes_[{pid, stream}];
+  std::size_t i = 0;
+  while (i < lanes.ends.size() && lanes.ends[i] > start) ++i;
+  if (i == lanes.ends.size()) {
+    const int sort_index = stream * kLaneStride + static_cast<int>(i);
+    lanes.tids.push_back(trace_.add_thread(pid, fmt::format("{} #{}", name, i + 1), sort_index));
+    lanes.ends.push_back(end);
+  }
+  lanes.ends[i] = end;
+  return lanes.tids[i];
 }
 
 void TraceObserver::write_counter(int pid, const std::string& name, const Counter& c, Time at,
@@ -150,8 +160,9 @@ void TraceObserver::attach_network(Simulator& sim, const net::Network& network) 
 
 void TraceObserver::on_pass(const serving::PrefillPassDone& e) {
   if (!filter_.keeps_span(e.started_at, e.finished_at) || !filter_.keeps_any(e.requests)) return;
-  trace_.complete_event("prefill", "prefill", prefill_pid(e.instance), kComputeStream, e.started_at,
-                        e.finished_at - e.started_at,
+  const int pid = prefill_pid(e.instance);
+  trace_.complete_event("prefill", "prefill", pid, thread(pid, kComputeStream, "compute"),
+                        e.started_at, e.finished_at - e.started_at,
                         {{"requests", ids_json(e.requests)}, {"tokens", e.tokens}});
 }
 
@@ -172,8 +183,9 @@ void TraceObserver::flush_steps(int instance) {
   if (!s.open) return;
   s.open = false;
   if (!filter_.keeps_span(s.start, s.end) || !filter_.keeps_any(s.requests)) return;
-  trace_.complete_event("decode", "decode", decode_pid(instance), kComputeStream, s.start,
-                        s.end - s.start,
+  const int pid = decode_pid(instance);
+  trace_.complete_event("decode", "decode", pid, thread(pid, kComputeStream, "compute"),
+                        s.start, s.end - s.start,
                         {{"steps", s.steps}, {"batch", s.requests.size()},
                          {"verifying", s.verifying}, {"requests", ids_json(s.requests)}});
 }
@@ -197,15 +209,16 @@ void TraceObserver::on_kernel(const serving::KernelRan& e) {
 
 void TraceObserver::on_verification(const serving::VerificationDone& e) {
   if (!filter_.keeps_time(e.at) || !filter_.keeps_request(e.request)) return;
-  trace_.instant(e.accepted < e.drafted ? "rollback" : "verified", "verification",
-                 request_pid(e.request), kRequestStream * kLaneStride, e.at,
+  const int pid = request_pid(e.request);
+  trace_.instant(e.accepted < e.drafted ? "rollback" : "verified", "verification", pid,
+                 thread(pid, kRequestStream, "requests"), e.at,
                  {{"request", e.request}, {"drafted", e.drafted}, {"accepted", e.accepted}});
 }
 
 void TraceObserver::on_request_done(const serving::RequestDone& e) {
   if (!filter_.keeps_request(e.request)) return;
   const int pid = request_pid(e.request);
-  const int tid = kRequestStream * kLaneStride;
+  const int tid = thread(pid, kRequestStream, "requests");
   const std::pair<const char*, Time> marks[] = {
       {"first token", e.first_token_at}, {"first commit", e.first_commit_at}, {"request done", e.at}};
   for (const auto& [name, at] : marks) {

@@ -65,6 +65,7 @@ public:
 private:
   struct Lanes {
     std::vector<Time> ends;
+    std::vector<int> tids;
   };
   struct Counter {
     std::string key;
@@ -87,6 +88,7 @@ private:
   void name_processes();
   int prefill_pid(int instance) const { return first_pid_ + 1 + instance; }
   int decode_pid(int instance) const;
+  int thread(int pid, int stream, const std::string& name);
   int lane(int pid, int stream, const std::string& name, Time start, Time end);
   void commit_counter(int pid, const std::string& name, Counter& c);
   void write_counter(int pid, const std::string& name, const Counter& c, Time at, double value);

@@ -83,6 +83,12 @@ void TraceWriter::set_thread_name(int pid, int tid, const std::string& name, int
   }
 }
 
+int TraceWriter::add_thread(int pid, const std::string& name, int sort_index) {
+  const int tid = next_tid_++;
+  set_thread_name(pid, tid, name, sort_index);
+  return tid;
+}
+
 nlohmann::json TraceWriter::to_json() const { return nlohmann::json::parse(to_string()); }
 
 // The bytes of nlohmann's dump() of {"displayTimeUnit", ["otherData",] "traceEvents"} (keys

@@ -59,6 +59,9 @@ public:
   void counter(std::string name, int pid, Time at, const std::map<std::string, double>& series);
   void set_process_name(int pid, const std::string& name, int sort_index = -1);
   void set_thread_name(int pid, int tid, const std::string& name, int sort_index = -1);
+  // A new named thread of process `pid`, with a thread id no other thread of the trace has
+  // (Perfetto's JSON importer finds the thread a name belongs to by its tid alone).
+  int add_thread(int pid, const std::string& name, int sort_index = -1);
 
   std::size_t num_events() const { return kept_; }
   std::size_t event_limit() const { return event_limit_; }
@@ -79,6 +82,7 @@ private:
   void record(const nlohmann::json& event);
 
   std::size_t event_limit_;
+  int next_tid_ = 1;
   std::size_t kept_ = 0;
   std::size_t dropped_ = 0;
   double first_dropped_ts_ = 0.0;

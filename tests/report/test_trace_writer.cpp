@@ -86,3 +86,20 @@ TEST_CASE("a trace keeps its first event_limit events and says it was truncated"
   CHECK(marker.at("ts").get<double>() == doctest::Approx(3.0));
   CHECK(marker.at("args").at("dropped_events") == 7);
 }
+
+TEST_CASE("added threads get thread ids unique over the trace, with their names") {
+  TraceWriter trace;
+  const int a = trace.add_thread(1, "compute", 0);
+  const int b = trace.add_thread(2, "compute", 0);
+  const int c = trace.add_thread(1, "anchor", 3000);
+  CHECK(a != b);
+  CHECK(b != c);
+  CHECK(a != c);
+  const auto events = trace.to_json().at("traceEvents");
+  REQUIRE(events.size() == 6);
+  CHECK(events[2].at("name") == "thread_name");
+  CHECK(events[2].at("pid") == 2);
+  CHECK(events[2].at("tid") == b);
+  CHECK(events[2].at("args").at("name") == "compute");
+  CHECK(events[5].at("args").at("sort_index") == 3000);
+}

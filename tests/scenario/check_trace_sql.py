@@ -3,8 +3,8 @@ cluster (tests/scenario/trace_cluster.json: 2 prefill + 2 decode instances, int8
 queries the trace as Perfetto users do.
 
   - one process per instance and one for the network, named with method, role, index, GPU and TP;
-  - each instance's threads (compute, kernels, requests, one per transfer plane) and no two slices
-    of one thread overlapping (every slice at depth 0);
+  - each instance's threads (compute, kernels, requests, one per transfer plane), thread ids unique
+    over the trace, and no two slices of one thread overlapping (every slice at depth 0);
   - decode slices carry their batch (args.requests) and steps; prefill passes their requests;
   - counters: waiting requests of every instance, utilisation of named links, plane rates;
   - filters: --trace-window, --trace-requests, --trace-methods, --trace-links, and their refusals
@@ -71,6 +71,9 @@ def check_threads(trace) -> list:
         missing = (wanted[role] | planes) - threads.get(name, set())
         if missing:
             problems.append(f"{name}: no thread {sorted(missing)}")
+    shared = trace.query("SELECT tid FROM thread GROUP BY tid HAVING COUNT(DISTINCT upid) > 1")
+    if shared:
+        problems.append(f"thread ids used in more than one process: {shared[:5]}")
     overlaps = one(trace, NO_OVERLAP)
     nested = one(trace, "SELECT COUNT(*) FROM slice WHERE depth > 0")
     if overlaps or nested:
