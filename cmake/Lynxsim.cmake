@@ -56,8 +56,11 @@ endfunction()
 # lynxsim_add_layer(<layer> [DEPS lynxsim_x ...] [EXTERNAL target ...])
 function(lynxsim_add_layer layer)
   cmake_parse_arguments(ARG "" "" "DEPS;EXTERNAL" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
-  file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
+  # A layer's sources include its concept subfolders; sim/<layer>/main/ holds executables' entry
+  # points, which are not part of the library.
+  list(FILTER sources EXCLUDE REGEX "/sim/${layer}/main/")
   set(target lynxsim_${layer})
   lynxsim_check_external_includes(${layer} "${sources};${headers}" "${ARG_EXTERNAL}")
   if(sources)

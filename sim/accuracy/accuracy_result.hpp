@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/kv_geometry.hpp"
+#include "sim/accuracy/kv/kv_geometry.hpp"
 
 namespace lynxsim::accuracy {
 

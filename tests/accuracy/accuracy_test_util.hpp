@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/accuracy/kv_geometry.hpp"
+#include "sim/accuracy/kv/kv_geometry.hpp"
 
 namespace lynxsim::accuracy::testing {
 

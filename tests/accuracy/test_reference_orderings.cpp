@@ -3,10 +3,10 @@
 #include <vector>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/attention_math.hpp"
-#include "sim/accuracy/method_codec.hpp"
-#include "sim/accuracy/precision_metrics.hpp"
-#include "sim/accuracy/synthetic_kv.hpp"
+#include "sim/accuracy/metrics/attention_math.hpp"
+#include "sim/accuracy/methods/method_codec.hpp"
+#include "sim/accuracy/metrics/precision_metrics.hpp"
+#include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/half_precision.hpp"
 #include "sim/quant/quantize.hpp"
 
