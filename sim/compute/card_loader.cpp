@@ -71,6 +71,8 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.kernel_launch = Time::from_seconds(r.quantity("kernel_launch", time_what, seconds_of));
   h.scale_up_bandwidth = {r.quantity("scale_up_bandwidth", rate_what, byte_rate)};
   h.scale_up_latency = Time::from_seconds(r.quantity("scale_up_latency", time_what, seconds_of));
+  h.scale_up_step_latency = Time::from_seconds(
+      r.non_negative_quantity("scale_up_step_latency", time_what, seconds_of));
   h.nic_bandwidth = {r.quantity("nic_bandwidth", "a bit rate like \"400Gbps\"", bit_rate)};
 }
 

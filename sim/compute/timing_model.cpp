@@ -262,8 +262,8 @@ Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes)
   if (ranks <= 1) return Time::zero();
   const double factor = 2.0 * (ranks - 1) / ranks;
   const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
-  return Time::from_seconds(factor * bytes.as_double() / bus) +
-         hw.scale_up_latency;
+  return Time::from_seconds(factor * bytes.as_double() / bus) + hw.scale_up_latency +
+         hw.scale_up_step_latency * (2 * (ranks - 1));
 }
 
 }  // namespace lynxsim

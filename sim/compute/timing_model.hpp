@@ -33,9 +33,10 @@
 //                      RoPE, activation, two residual adds)
 // An operator is compute-bound when its compute term is the larger. A layer adds its fixed cost
 // and, when t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16
-// activations on the scale-up link at its bus bandwidth:
+// activations on the scale-up link at its bus bandwidth, 2 (t - 1) ring steps (reduce-scatter,
+// then all-gather) each with a hop latency:
 //   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
-//                  + scale_up_latency.
+//                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency.
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
 // A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
