@@ -88,6 +88,7 @@ void read_engine_fields(CardReader& r, EngineSpec& e) {
   e.step_overhead_per_sequence = time("step_overhead_per_sequence");
   e.cuda_graphs = r.flag("cuda_graphs");
   e.layer_launch_overhead = time("layer_launch_overhead");
+  e.tp_comm_overlap = r.share("tp_comm_overlap");
 }
 
 std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {

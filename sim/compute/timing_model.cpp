@@ -161,6 +161,9 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   c.elementwise = elementwise_op(tokens);
   const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
   c.allreduce_time = allreduce_time(activation) * 2;
+  if (engine_) {
+    c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
+  }
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
