@@ -21,6 +21,9 @@ struct Parsed {
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
   FlowsOptions flows;
+  std::string keys_table;
+  std::optional<std::filesystem::path> data_dir;
+  std::optional<std::filesystem::path> cache_dir;
 };
 
 void add_trace_limit(CLI::App& app, std::int64_t& limit, CLI::Option* trace) {
@@ -88,6 +91,8 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   add_trace_limit(*validate, p.validate.trace_limit,
                   validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would"));
   app.add_subcommand("list", "list models, hardware and transfer methods");
+  app.add_subcommand("keys", "print the key tables of a scenario file (docs/scenario.md)")
+      ->add_option("table", p.keys_table, "one table (scenario, serving, workload-trace, ...)");
   auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
   est->add_option("--model", p.estimate.model, "model card name")->required();
   est->add_option("--gpu", p.estimate.gpu, "hardware profile name")->required();
@@ -119,17 +124,25 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   logits->add_option("--threads", p.llm_logits.threads, "threads");
 }
 
+void add_path_options(CLI::App& app, Parsed& p) {
+  app.add_option("--data-dir", p.data_dir,
+                 "bundled models/ and configs/ (default: the source tree lynxsim was built from)");
+  app.add_option("--cache-dir", p.cache_dir,
+                 "cache of accuracy results and downloaded models (default: ~/.cache/lynxsim)");
+}
+
 int dispatch(CLI::App& app, const Parsed& p) {
-  const DataPaths data = default_data_paths();
+  const DataPaths data = resolve_data_paths(p.data_dir, p.cache_dir);
   if (app.got_subcommand("validate")) return cmd_validate(data, p.validate);
   if (app.got_subcommand("list")) return cmd_list(data);
+  if (app.got_subcommand("keys")) return cmd_keys(p.keys_table);
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
   if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);
   if (app.got_subcommand("calibrate-timing")) return cmd_calibrate_timing(data, p.calibrate_timing);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("flows")) return cmd_flows(data, p.flows);
-  if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
+  if (app.got_subcommand("llm-logits")) return cmd_llm_logits(data, p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");
     return 2;
@@ -147,6 +160,8 @@ int run_cli(int argc, char** argv) {
   Parsed parsed;
   add_run_options(app, parsed);
   add_subcommands(app, parsed);
+  add_path_options(app, parsed);
+  for (CLI::App* sub : app.get_subcommands({})) add_path_options(*sub, parsed);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -97,12 +97,15 @@ struct FlowsOptions {
 int cmd_run(const DataPaths& data, const RunOptions& options);
 int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);
+// `lynxsim keys [TABLE]`: the key tables of a scenario file (all, or the one named), as
+// docs/scenario.md shows them; an unknown table name is an input error.
+int cmd_keys(const std::string& table);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);
 int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options);
-int cmd_llm_logits(const LlmLogitsOptions& options);
+int cmd_llm_logits(const DataPaths& data, const LlmLogitsOptions& options);
 int cmd_flows(const DataPaths& data, const FlowsOptions& options);
 
 }  // namespace lynxsim::app
