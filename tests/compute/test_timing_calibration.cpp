@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iterator>
 #include <fstream>
@@ -80,6 +81,20 @@ TEST_CASE("the fitted timing model stays within its bounds on the calibration se
     CHECK(s.median_error <= (s.holdout ? b->median_holdout : b->median_calibration));
     CHECK(s.worst_error <= (s.holdout ? b->worst_holdout : b->worst_calibration));
   }
+}
+
+TEST_CASE("the all-reduce hold-out is the fixed rule: every size bin 2^k with k mod 3 = 2") {
+  const auto points =
+      load_calibration_points(kRoot / "data" / "calibration" / "timing" / "vidur_allreduce.csv");
+  REQUIRE(points.size() == 36);
+  int holdout = 0;
+  for (const CalibrationPoint& p : points) {
+    const int k = static_cast<int>(std::floor(std::log2(static_cast<double>(p.tokens))));
+    INFO(p.gpu, " tp ", p.tp, " bytes ", p.tokens);
+    CHECK(p.holdout == (k % 3 == 2));
+    holdout += p.holdout ? 1 : 0;
+  }
+  CHECK(holdout == 12);
 }
 
 TEST_CASE("fitting recovers the constants a synthetic calibration set was made with") {
