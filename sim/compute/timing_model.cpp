@@ -161,6 +161,9 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   c.elementwise = elementwise_op(tokens);
   const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
   c.allreduce_time = allreduce_time(activation) * 2;
+  if (engine_) {
+    c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
+  }
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
@@ -262,8 +265,8 @@ Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes)
   if (ranks <= 1) return Time::zero();
   const double factor = 2.0 * (ranks - 1) / ranks;
   const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
-  return Time::from_seconds(factor * bytes.as_double() / bus) +
-         hw.scale_up_latency;
+  return Time::from_seconds(factor * bytes.as_double() / bus) + hw.scale_up_latency +
+         hw.scale_up_step_latency * (2 * (ranks - 1));
 }
 
 }  // namespace lynxsim

@@ -33,9 +33,13 @@
 //                      RoPE, activation, two residual adds)
 // An operator is compute-bound when its compute term is the larger. A layer adds its fixed cost
 // and, when t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16
-// activations on the scale-up link at its bus bandwidth:
+// activations on the scale-up link at its bus bandwidth, 2 (t - 1) ring steps (reduce-scatter,
+// then all-gather) each with a hop latency:
 //   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
-//                  + scale_up_latency.
+//                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency.
+// With an engine whose tp_comm_overlap is o > 0, o of the two all-reduces runs under the layer's
+// GEMM and elementwise kernels: exposed = allreduce - min(o * allreduce, linear + elementwise)
+// (engine_spec.hpp); without one, or with o = 0, nothing overlaps.
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
 // A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
@@ -65,7 +69,8 @@
 //   kernel_time = launches * kernel_launch + (bytes_in + bytes_out) / (HBM * kernel_memory_efficiency)
 //
 // Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
-// no overlap of communication with compute, no pipeline parallelism. Units: seconds inside, Time out.
+// communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
+// parallelism. Units: seconds inside, Time out.
 
 #include <optional>
 #include <span>
