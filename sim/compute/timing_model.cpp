@@ -108,15 +108,6 @@ OpTiming TimingModel::linear_op(double tokens) const {
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
-void PassTotals::add(SequenceChunk c) {
-  ++sequences;
-  if (c.new_tokens == 0) return;
-  const double n = c.new_tokens;
-  new_tokens += c.new_tokens;
-  attention_pairs += n * (c.cached_tokens + n / 2.0);
-  kv_read_tokens += c.cached_tokens + n;
-}
-
 PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
   PassTotals totals;
   for (const SequenceChunk& c : chunks) {

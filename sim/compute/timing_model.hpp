@@ -105,7 +105,14 @@ struct PassTotals {
   int new_tokens = 0;           // N = sum n_i
   double attention_pairs = 0.0; // sum n_i * (c_i + n_i / 2)
   double kv_read_tokens = 0.0;  // sum (c_i + n_i)
-  void add(SequenceChunk chunk);
+  void add(SequenceChunk c) {
+    ++sequences;
+    if (c.new_tokens == 0) return;
+    const double n = c.new_tokens;
+    new_tokens += c.new_tokens;
+    attention_pairs += n * (c.cached_tokens + n / 2.0);
+    kv_read_tokens += c.cached_tokens + n;
+  }
 };
 
 // One layer on one TP rank. flops and bytes are per rank.

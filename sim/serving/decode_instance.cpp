@@ -120,16 +120,20 @@ void DecodeInstance::maybe_start_step() {
 Time DecodeInstance::step_time() {
   using Kind = RequestState::StepKind;
   PassTotals plain;
-  PassTotals verifying;
   int rows = 0;
   for (RequestState* r : batch_) {
-    const int length = r->kv_length();
     r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
-    const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
-    if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
-    plain.add({1, length});
-    verifying.add({drafts + 1, length - drafts});
-    rows += drafts + 1;
+    plain.add({1, r->kv_length()});
+    rows += r->step_kind == Kind::verify ? r->drafts + 1 : 1;
+  }
+  PassTotals verifying;
+  if (rows != plain.sequences) {
+    for (const RequestState* r : batch_) {
+      const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
+      const int length = r->kv_length();
+      if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
+      verifying.add({drafts + 1, length - drafts});
+    }
   }
   return timing_.verify_step_time(plain, verifying, rows);
 }
