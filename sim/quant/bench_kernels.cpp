@@ -24,6 +24,7 @@ struct Workload {
   std::vector<MutableBlockView> output_views;
   std::vector<PlaneEncoded> encoded;
   std::vector<PlaneEncoded> single_plane;
+  std::vector<std::uint8_t> scratch;
 };
 
 double next_uniform(std::uint64_t& state) {
@@ -62,6 +63,7 @@ Workload make_workload(const KernelBenchConfig& config) {
   }
   w.encoded.resize(static_cast<std::size_t>(blocks));
   w.single_plane.resize(static_cast<std::size_t>(blocks));
+  w.scratch.assign(config.evict_bytes, 0);
   return w;
 }
 
@@ -86,13 +88,24 @@ double best_seconds(int repeats, Clock clock, const std::function<void()>& pass)
   return best;
 }
 
-// Best time of each pass over `rounds` rounds that run every pass once, in order, so that a change
-// of load on the machine during the benchmark reaches the kernels and the memcpy they are compared
-// with alike.
-std::vector<double> best_interleaved(int rounds, Clock clock, const std::vector<std::function<void()>>& passes) {
+// Overwrites `scratch` (untimed), so that the next pass finds none of its data in the caches.
+void evict_caches(std::vector<std::uint8_t>& scratch) {
+  static std::uint8_t fill = 0;
+  std::memset(scratch.data(), ++fill, scratch.size());
+  volatile std::uint8_t sink = scratch.empty() ? 0 : scratch[scratch.size() / 2];
+  (void)sink;
+}
+
+// Best time of each pass over `rounds` rounds that run every pass once, in order, each after the
+// caches were flushed, so that a change of load on the machine during the benchmark reaches the
+// kernels and the memcpy they are compared with alike, and none starts with data a previous pass
+// left in the last-level cache.
+std::vector<double> best_interleaved(int rounds, Clock clock, const std::vector<std::function<void()>>& passes,
+                                     std::vector<std::uint8_t>& scratch) {
   std::vector<double> best(passes.size(), 1e300);
   for (int r = 0; r < std::max(1, rounds); ++r) {
     for (std::size_t i = 0; i < passes.size(); ++i) {
+      evict_caches(scratch);
       best[i] = std::min(best[i], seconds_of(clock, passes[i]));
     }
   }
@@ -135,7 +148,8 @@ FastRates measure_fast(Workload& w, const KernelBenchConfig& c, int threads, dou
       {[&] { copy_blocks(w, threads); },
        [&] { encode_blocks_fast_into(w.input_views, c.quant, one_plane(c.quant), threads, w.single_plane); },
        [&] { encode_blocks_fast_into(w.input_views, c.quant, c.split, threads, w.encoded); },
-       [&] { decode_blocks_fast(w.encoded, planes, w.output_views, threads); }});
+       [&] { decode_blocks_fast(w.encoded, planes, w.output_views, threads); }},
+      w.scratch);
   return {gigabytes / best[0], {gigabytes / best[1], gigabytes / best[2], gigabytes / best[3]}};
 }
 

@@ -12,7 +12,9 @@
 // (one thread, and spread over the same threads). Each figure is the best of several timed passes
 // over all blocks: `repeats` for the oracle; `rounds` for memcpy and the optimized kernels, which run
 // interleaved (one pass of each per round) so that a change of load on a shared machine reaches a
-// kernel and the memcpy it is compared with alike.
+// kernel and the memcpy it is compared with alike; before each of those passes `evict_bytes` of
+// scratch memory are written (untimed; default 64 MiB, twice a 32 MiB last-level cache), so
+// every pass reads its input from memory, not from what the previous pass left in the cache.
 // Single-thread figures are timed in process CPU time (std::clock), so other programs competing for
 // the cores do not distort them; multi-thread figures are wall time. The optimized rows use the
 // active kernel ISA (kernel_isa.hpp: AVX2 where the CPU has it, else the portable loops).
@@ -25,6 +27,7 @@
 // Goals (issue 18), single thread vs single-thread memcpy: >= 1.25x for 8-bit quantize+pack,
 // >= 1.0x for the 4+4 encode and for the decode; >= 4x the scalar oracle.
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -43,6 +46,7 @@ struct KernelBenchConfig {
   int threads = 0;
   int repeats = 3;  // passes of the scalar oracle
   int rounds = 30;  // interleaved passes of memcpy and the optimized kernels
+  std::size_t evict_bytes = std::size_t{64} << 20;  // written before each of those passes
   std::uint64_t seed = 1;
 };
 

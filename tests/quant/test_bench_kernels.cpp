@@ -12,6 +12,7 @@ TEST_CASE("kernel benchmark runs on a small workload and reports positive rates"
   config.threads = 2;
   config.repeats = 1;
   config.rounds = 2;
+  config.evict_bytes = 1 << 16;
   const KernelBenchResult result = bench_kernels(config);
   CHECK(result.input_gigabytes == doctest::Approx(2 * 256 * 128 * 4 / 1e9));
   CHECK(result.threads_used == 2);
