@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "sim/accuracy/accuracy_rng.hpp"
-#include "sim/accuracy/head_measurement.hpp"
-#include "sim/accuracy/head_source.hpp"
-#include "sim/accuracy/kv_file.hpp"
+#include "sim/accuracy/metrics/head_measurement.hpp"
+#include "sim/accuracy/kv/head_source.hpp"
+#include "sim/accuracy/kv/kv_file.hpp"
 #include "sim/accuracy/result_cache.hpp"
 
 namespace lynxsim::accuracy {
@@ -120,16 +120,6 @@ std::vector<int> needle_contexts(int context, int min_context) {
   for (long long n = min_context; n < context; n *= 4) out.push_back(static_cast<int>(n));
   out.push_back(context);
   return out;
-}
-
-std::string default_accuracy_cache_dir() {
-  if (const char* dir = std::getenv("LYNXSIM_CACHE_DIR"); dir != nullptr && *dir != '\0') {
-    return std::string(dir) + "/accuracy";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return std::string(home) + "/.cache/lynxsim/accuracy";
-  }
-  return ".lynxsim-cache/accuracy";
 }
 
 std::string cache_key(const AccuracyRequest& r) {
