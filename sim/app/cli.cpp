@@ -76,7 +76,7 @@ void add_bench(CLI::App& app, BenchOptions& o) {
   bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::PositiveNumber);
   bench->add_option("--sizes", o.sizes, "serving: trace lengths in requests (default 10000,100000,1000000)")
       ->delimiter(',')
-      ->check(CLI::PositiveNumber);
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
 }
 
 void add_flows(CLI::App& app, FlowsOptions& o) {
