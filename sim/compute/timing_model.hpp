@@ -101,6 +101,25 @@ struct SequenceChunk {
   int cached_tokens = 0;
 };
 
+// The sums over a pass's chunks, which is all the roofline above depends on: a caller that keeps
+// them (a decode batch) times a pass without building a list of chunks. add() accumulates in the
+// order attention_op does, so a pass timed from totals equals the one timed from its chunks, bit
+// for bit. Chunks without new tokens read nothing and are not counted.
+struct PassTotals {
+  int sequences = 0;            // chunks (an engine's per-step cost depends on their number)
+  int new_tokens = 0;           // N = sum n_i
+  double attention_pairs = 0.0; // sum n_i * (c_i + n_i / 2)
+  double kv_read_tokens = 0.0;  // sum (c_i + n_i)
+  void add(SequenceChunk c) {
+    ++sequences;
+    if (c.new_tokens == 0) return;
+    const double n = c.new_tokens;
+    new_tokens += c.new_tokens;
+    attention_pairs += n * (c.cached_tokens + n / 2.0);
+    kv_read_tokens += c.cached_tokens + n;
+  }
+};
+
 // One layer on one TP rank. flops and bytes are per rank.
 struct LayerBreakdown {
   OpTiming linear;
@@ -133,6 +152,17 @@ public:
   OpTiming verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const;
   // Any batch of chunks (chunked prefill mixed with decode): all layers, LM head, step overhead.
   OpTiming pass(std::span<const SequenceChunk> chunks, int logit_rows) const;
+  // The same from the chunks' totals.
+  OpTiming pass(const PassTotals& totals, int logit_rows) const;
+  // verify_step from the totals of the plain batch ({1, c_i + k_i} per sequence) and of the batch
+  // with verifying chunks ({k_i + 1, c_i}), `rows` = sum (k_i + 1) logit rows.
+  OpTiming verify_step(const PassTotals& plain, const PassTotals& verifying, int rows) const;
+  // The .time of pass() and verify_step() alone, without their FLOP and byte counts (a serving
+  // run asks for millions of step times). Times are integer picoseconds, so verify_step's
+  // decode_step + pass(verifying) - pass(plain) is exactly pass(verifying) when some sequence
+  // verifies, and decode_step otherwise.
+  Time pass_time(const PassTotals& totals, int logit_rows) const;
+  Time verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const;
 
   LayerBreakdown layer_breakdown(std::span<const SequenceChunk> chunks) const;
   OpTiming lm_head(int logit_rows) const;
@@ -172,7 +202,9 @@ private:
   OpTiming compute_lm_head(int logit_rows) const;
 
   OpTiming linear_op(double tokens) const;
-  OpTiming attention_op(std::span<const SequenceChunk> chunks) const;
+  OpTiming attention_op(const PassTotals& totals) const;
+  LayerBreakdown layer_breakdown(const PassTotals& totals) const;
+  static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   OpTiming elementwise_op(double tokens) const;
   OpTiming roofline(double flops, double bytes, double compute_efficiency, double memory_efficiency,
                     Time floor) const;
