@@ -141,20 +141,20 @@ void TraceObserver::attach(Simulator& sim) {
 
 void TraceObserver::attach_network(Simulator& sim, const net::Network& network) {
   network_ = &network;
-  const auto place = [&](net::InstanceRole role, const std::vector<serving::InstanceSpec>& specs,
+  const auto place = [&](net::PoolId pool, const std::vector<serving::InstanceSpec>& specs,
                          auto pid_of) {
     for (std::size_t i = 0; i < specs.size(); ++i) {
       const int tp = specs[i].tensor_parallel;
       for (int r = 0; r < tp; ++r) {
-        const net::HostId host = network.place(role, static_cast<std::uint32_t>(i),
+        const net::HostId host = network.place(pool, static_cast<std::uint32_t>(i),
                                                static_cast<std::uint32_t>(r),
                                                static_cast<std::uint32_t>(tp));
         host_pids_.emplace(host, pid_of(static_cast<int>(i)));
       }
     }
   };
-  place(net::InstanceRole::prefill, run_.prefill, [this](int i) { return prefill_pid(i); });
-  place(net::InstanceRole::decode, run_.decode, [this](int i) { return decode_pid(i); });
+  place(serving::kPrefillPool, run_.prefill, [this](int i) { return prefill_pid(i); });
+  place(serving::kDecodePool, run_.decode, [this](int i) { return decode_pid(i); });
   sim.bus().subscribe<net::LinkLoadChanged>([this](const net::LinkLoadChanged& e) { on_link(e); });
 }
 
@@ -229,7 +229,7 @@ void TraceObserver::on_request_done(const serving::RequestDone& e) {
 int TraceObserver::flow_pid(const net::FlowSpec& spec) const {
   const auto [first, last] = host_pids_.equal_range(spec.dst);
   if (first == last) return first_pid_;
-  const auto routed = routed_.find(static_cast<std::uint64_t>(spec.request_id));
+  const auto routed = routed_.find(static_cast<std::uint64_t>(spec.tag));
   for (auto it = first; it != last && routed != routed_.end(); ++it) {
     const serving::RequestRouted& r = routed->second;
     if (it->second == decode_pid(r.decode) || (r.prefill >= 0 && it->second == prefill_pid(r.prefill))) {
@@ -241,8 +241,8 @@ int TraceObserver::flow_pid(const net::FlowSpec& spec) const {
 
 void TraceObserver::on_flow(const net::FlowFinished& e) {
   const net::FlowRecord& r = e.record;
-  if (r.spec.request_id < 0) return;
-  const auto request = static_cast<std::uint64_t>(r.spec.request_id);
+  if (r.spec.tag < 0) return;
+  const auto request = static_cast<std::uint64_t>(r.spec.tag);
   if (!filter_.keeps_span(r.started_at, r.finished_at) || !filter_.keeps_request(request)) return;
   const int pid = flow_pid(r.spec);
   const std::string plane = plane_name(r.spec.priority_class);

@@ -31,7 +31,7 @@ std::vector<FlowSpec> resolve(const FlowNetwork& network, const std::vector<Flow
     s.priority_class = f.priority_class;
     s.weight = f.weight;
     s.label = f.label.empty() ? fmt::format("flow{}", i) : f.label;
-    s.request_id = static_cast<std::int64_t>(i);
+    s.tag = static_cast<std::int64_t>(i);
     specs.push_back(std::move(s));
   }
   return specs;
@@ -47,7 +47,7 @@ std::vector<FlowListResult> run_flow_list(const NetworkSpec& spec,
   std::vector<FlowSpec> specs = resolve(*network, flows, source);
   std::vector<FlowListResult> results(flows.size());
   const FlowDone done = [&results](const FlowRecord& r) {
-    results[static_cast<std::size_t>(r.spec.request_id)].record = r;
+    results[static_cast<std::size_t>(r.spec.tag)].record = r;
   };
   for (std::size_t i = 0; i < flows.size(); ++i) {
     sim.schedule_at(flows[i].start, [&, i] {

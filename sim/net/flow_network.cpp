@@ -239,11 +239,12 @@ std::string FlowNetwork::link_name(LinkId link) const {
   return topology_->node(l.from).name + "->" + topology_->node(l.to).name;
 }
 
-HostId FlowNetwork::place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
+HostId FlowNetwork::place(PoolId pool_id, std::uint32_t instance, std::uint32_t rank,
                           std::uint32_t ranks_per_instance) const {
-  const auto& pool =
-      role == InstanceRole::prefill ? topology_->prefill_pool : topology_->decode_pool;
-  if (pool.empty()) throw std::invalid_argument("no hosts in the placement pool");
+  if (pool_id >= topology_->pools.size() || topology_->pools[pool_id].empty()) {
+    throw std::invalid_argument(fmt::format("no hosts in placement pool {}", pool_id));
+  }
+  const auto& pool = topology_->pools[pool_id];
   if (rank >= ranks_per_instance) throw std::invalid_argument("rank >= ranks_per_instance");
   const std::uint64_t index = static_cast<std::uint64_t>(instance) * ranks_per_instance + rank;
   return pool[index % pool.size()];

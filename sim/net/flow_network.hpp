@@ -62,7 +62,7 @@ public:
   HostId host_by_name(std::string_view name) const override {
     return topology_->host_by_name(name);
   }
-  HostId place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
+  HostId place(PoolId pool, std::uint32_t instance, std::uint32_t rank,
                std::uint32_t ranks_per_instance) const override;
   std::string link_name(LinkId link) const override;
 

@@ -49,7 +49,10 @@ struct FlowSpec {
   double weight = 1.0;
   std::string label;
   BitsPerSecond max_rate{0.0};
-  std::int64_t request_id = -1;
+  // Opaque to the network: the sender's name for the flow, handed back in FlowRecord to the
+  // completion callback and observers (serving: the request id; `lynxsim flows`: the list index);
+  // -1 = none.
+  std::int64_t tag = -1;
   // Opaque ordering key for the scheduling policies (scheduling.hpp): flows with a smaller key go
   // first under "request_order"; -1 = none.
   std::int64_t order_key = -1;
@@ -67,7 +70,8 @@ struct FlowRecord {
 
 using FlowDone = std::function<void(const FlowRecord&)>;
 
-enum class InstanceRole { prefill, decode };
+// A placement pool of the topology (Topology::pools).
+using PoolId = std::uint32_t;
 
 class Network {
 public:
@@ -85,10 +89,11 @@ public:
   virtual const std::string& host_name(HostId host) const = 0;
   // Throws std::invalid_argument naming the host when there is none of that name.
   virtual HostId host_by_name(std::string_view name) const = 0;
-  // Host of tensor-parallel rank `rank` of instance `instance` of a role: instance i takes the
-  // ranks_per_instance consecutive hosts of the role's pool starting at i * ranks_per_instance,
-  // wrapping around (ranks then share a host and its NIC) when the pool is too small.
-  virtual HostId place(InstanceRole role, std::uint32_t instance, std::uint32_t rank,
+  // Host of rank `rank` of a sender group `instance` placed in pool `pool`: group i takes the
+  // ranks_per_instance consecutive hosts of the pool starting at i * ranks_per_instance, wrapping
+  // around (ranks then share a host and its NIC) when the pool is too small. Throws
+  // std::invalid_argument for a pool the topology does not have.
+  virtual HostId place(PoolId pool, std::uint32_t instance, std::uint32_t rank,
                        std::uint32_t ranks_per_instance) const = 0;
   // "<from node>-><to node>" for a directed link, in topology node names ("leaf0.h1->leaf0"); links
   // are numbered as in LinkLoadChanged. Throws std::invalid_argument for an unknown link.

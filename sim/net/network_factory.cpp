@@ -102,13 +102,12 @@ void start_background(FlowNetwork& network, const BackgroundSpec& spec, std::siz
 
 std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec) {
   Topology topology = build_topology(spec.topology);
-  const auto pool_of = [&](const std::vector<std::string>& names, std::vector<HostId>& pool) {
-    if (names.empty()) return;
-    pool.clear();
-    for (const auto& n : names) pool.push_back(topology.host_by_name(n));
-  };
-  pool_of(spec.prefill_hosts, topology.prefill_pool);
-  pool_of(spec.decode_hosts, topology.decode_pool);
+  if (topology.pools.size() < spec.pool_hosts.size()) topology.pools.resize(spec.pool_hosts.size());
+  for (std::size_t p = 0; p < spec.pool_hosts.size(); ++p) {
+    if (spec.pool_hosts[p].empty()) continue;
+    topology.pools[p].clear();
+    for (const auto& n : spec.pool_hosts[p]) topology.pools[p].push_back(topology.host_by_name(n));
+  }
   auto network = std::make_unique<FlowNetwork>(sim, std::move(topology), spec.setup_time);
   network->set_rate_tolerance(spec.rate_tolerance);
   network->set_rate_quantum(spec.rate_quantum);

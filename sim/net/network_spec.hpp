@@ -112,8 +112,9 @@ struct BackgroundSpec {
 struct NetworkSpec {
   TopologySpec topology = SingleLinkTopology{};
   Time setup_time = Time::zero();
-  std::vector<std::string> prefill_hosts;  // empty: the topology's default pool
-  std::vector<std::string> decode_hosts;
+  // Host names of placement pool p (Network::place), replacing the topology's default pool p when
+  // not empty; the scenario's prefill_hosts and decode_hosts are pools 0 and 1.
+  std::vector<std::vector<std::string>> pool_hosts;
   std::vector<BandwidthTraceSpec> traces;
   std::vector<BackgroundSpec> background;
   double rate_tolerance = 1e-9;

@@ -66,8 +66,9 @@ public:
   // Both directions of the full-duplex link of that name.
   std::vector<LinkId> links_by_name(std::string_view name) const;
 
-  std::vector<HostId> prefill_pool;
-  std::vector<HostId> decode_pool;
+  // Placement pools (Network::place): the default builders make two, the first half of the hosts
+  // and the second (both all hosts when there is one).
+  std::vector<std::vector<HostId>> pools;
 
 private:
   NodeId add_node(std::string name, bool is_host);

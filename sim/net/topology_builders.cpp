@@ -13,8 +13,9 @@ void require(bool ok, const char* what) {
 void split_pools(Topology& t) {
   const auto n = static_cast<HostId>(t.num_hosts());
   const HostId half = n > 1 ? n / 2 : n;
-  for (HostId h = 0; h < n; ++h) (h < half ? t.prefill_pool : t.decode_pool).push_back(h);
-  if (t.decode_pool.empty()) t.decode_pool = t.prefill_pool;
+  t.pools.assign(2, {});
+  for (HostId h = 0; h < n; ++h) t.pools[h < half ? 0 : 1].push_back(h);
+  if (t.pools[1].empty()) t.pools[1] = t.pools[0];
 }
 
 Topology build(const SingleLinkTopology& s) {

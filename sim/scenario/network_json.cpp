@@ -143,11 +143,11 @@ void check_names(JsonReader& r, const Topology& t, const NetworkSpec& s, const s
       r.error(path, e.what());
     }
   };
-  for (std::size_t i = 0; i < s.prefill_hosts.size(); ++i) {
-    check_host(s.prefill_hosts[i], child(child(p, "prefill_hosts"), std::to_string(i)));
-  }
-  for (std::size_t i = 0; i < s.decode_hosts.size(); ++i) {
-    check_host(s.decode_hosts[i], child(child(p, "decode_hosts"), std::to_string(i)));
+  const char* pool_keys[] = {"prefill_hosts", "decode_hosts"};
+  for (std::size_t pool = 0; pool < s.pool_hosts.size(); ++pool) {
+    for (std::size_t i = 0; i < s.pool_hosts[pool].size(); ++i) {
+      check_host(s.pool_hosts[pool][i], child(child(p, pool_keys[pool]), std::to_string(i)));
+    }
   }
   for (std::size_t i = 0; i < s.background.size(); ++i) {
     const std::string bp = child(child(p, "background"), std::to_string(i));
@@ -183,8 +183,8 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
     issues.insert(issues.end(), e.issues().begin(), e.issues().end());
   }
   s.setup_time = r.time(j, p, "setup_time", false).value_or(Time::zero());
-  s.prefill_hosts = r.strings(j, p, "prefill_hosts", false).value_or(std::vector<std::string>{});
-  s.decode_hosts = r.strings(j, p, "decode_hosts", false).value_or(std::vector<std::string>{});
+  s.pool_hosts = {r.strings(j, p, "prefill_hosts", false).value_or(std::vector<std::string>{}),
+                  r.strings(j, p, "decode_hosts", false).value_or(std::vector<std::string>{})};
   s.traces = read_array<BandwidthTraceSpec>(
       r, j, p, "traces", [&](const json& e, const std::string& ep) { return read_trace(r, e, ep, base_dir); });
   s.background = read_array<BackgroundSpec>(

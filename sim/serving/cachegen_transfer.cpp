@@ -150,7 +150,7 @@ void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
     spec.label = fmt::format("r{} cachegen chunk{} {} rank{}->{}", m.id, chunk,
                              choice.text ? std::string("text") : fmt::format("level{}", choice.level),
                              f.src_rank, f.dst_rank);
-    spec.request_id = static_cast<std::int64_t>(m.id);
+    spec.tag = static_cast<std::int64_t>(m.id);
     network_.start_flow(std::move(spec), [this, &request, chunk, choice, sent_at, left](const auto&) {
       if (--*left == 0) chunk_arrived(request, chunk, choice, sent_at);
     });

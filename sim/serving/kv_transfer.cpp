@@ -134,8 +134,8 @@ void KvTransfer::send_flows(RequestState& request, const std::vector<net::HostId
       spec.priority_class = static_cast<int>(plane);
       spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
                                f.src_rank, f.dst_rank);
-      spec.request_id = static_cast<std::int64_t>(request.metrics.id);
-      spec.order_key = spec.request_id;
+      spec.tag = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
                                                const auto&) { on_flow_done(request, index, p); });
     }
@@ -156,8 +156,8 @@ void KvTransfer::fetch_prefix(RequestState& request, net::HostId store, int toke
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
       spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
-      spec.request_id = static_cast<std::int64_t>(request.metrics.id);
-      spec.order_key = spec.request_id;
+      spec.tag = static_cast<std::int64_t>(request.metrics.id);
+      spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [left, finish](const auto&) {
         if (--*left == 0) (*finish)();
       });

@@ -8,11 +8,11 @@
 namespace lynxsim::serving {
 namespace {
 
-std::vector<net::HostId> rank_hosts(const net::Network& network, net::InstanceRole role,
+std::vector<net::HostId> rank_hosts(const net::Network& network, net::PoolId pool,
                                     std::size_t instance, int tp) {
   std::vector<net::HostId> hosts;
   for (int r = 0; r < tp; ++r) {
-    hosts.push_back(network.place(role, static_cast<std::uint32_t>(instance),
+    hosts.push_back(network.place(pool, static_cast<std::uint32_t>(instance),
                                   static_cast<std::uint32_t>(r), static_cast<std::uint32_t>(tp)));
   }
   return hosts;
@@ -112,14 +112,14 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
     prefill_timing_.push_back(
         std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
     tp.prefill_timing.push_back(prefill_timing_.back().get());
-    tp.prefill_hosts.push_back(rank_hosts(*network_, net::InstanceRole::prefill, i, s.tensor_parallel));
+    tp.prefill_hosts.push_back(rank_hosts(*network_, kPrefillPool, i, s.tensor_parallel));
   }
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const InstanceSpec& s = decode_specs[i];
     decode_timing_.push_back(
         std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
     tp.decode_timing.push_back(decode_timing_.back().get());
-    tp.decode_hosts.push_back(rank_hosts(*network_, net::InstanceRole::decode, i, s.tensor_parallel));
+    tp.decode_hosts.push_back(rank_hosts(*network_, kDecodePool, i, s.tensor_parallel));
   }
   transfer_ = std::make_unique<KvTransfer>(
       sim_, *network_, std::move(tp),

@@ -40,6 +40,11 @@ enum class SpeculationStream { committed, speculative };
 enum class RouterPolicy { round_robin, least_loaded, memory_aware };
 enum class PrefillOrder { fcfs, shortest_prompt_first };
 
+// The network's placement pools of the two roles (net::Network::place; a scenario's prefill_hosts
+// and decode_hosts).
+inline constexpr net::PoolId kPrefillPool = 0;
+inline constexpr net::PoolId kDecodePool = 1;
+
 struct InstanceSpec {
   HardwareSpec gpu;
   int tensor_parallel = 1;

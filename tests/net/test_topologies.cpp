@@ -73,8 +73,8 @@ TEST_CASE("an anchor of a later request overtakes the residual of an earlier one
   Simulator sim;
   auto net = make_flow_network(sim, leaf_spine(Time::from_us(5)));
   Finished done;
-  const HostId p = net->place(InstanceRole::prefill, 0, 0, 1);
-  const HostId d = net->place(InstanceRole::decode, 0, 0, 1);
+  const HostId p = net->place(0, 0, 0, 1);
+  const HostId d = net->place(1, 0, 0, 1);
   const FlowId residual = net->start_flow(flow(p, d, 500'000'000, 1), done.sink());
   FlowId anchor = 0;
   sim.schedule_at(Time::from_ms(10), [&] { anchor = net->start_flow(flow(p, d, 250'000'000, 0), done.sink()); });
