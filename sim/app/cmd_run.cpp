@@ -4,6 +4,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_progress.hpp"
 #include "sim/app/scenario_check.hpp"
 #include "sim/app/trace_observer.hpp"
 #include "sim/net/network_factory.hpp"
@@ -23,17 +24,15 @@ std::optional<std::int64_t> trace_limit(bool trace, std::int64_t limit) {
 
 std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
                                                const std::vector<serving::MethodQuality>& qualities,
-                                               report::TraceWriter* trace) {
+                                               report::TraceWriter* trace, RunProgress& progress) {
   serving::ServingConfig config = s.serving;
   config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
   std::vector<serving::MethodResult> results;
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
-    serving::SimulatorHook hook;
-    if (trace != nullptr) {
-      hook = [trace, i, &s](Simulator& sim) {
-        attach_trace(sim, *trace, static_cast<int>(i), s.methods[i].name);
-      };
-    }
+    const serving::SimulatorHook hook = [trace, i, &s, &progress](Simulator& sim) {
+      if (trace != nullptr) attach_trace(sim, *trace, static_cast<int>(i), s.methods[i].name);
+      progress.attach(sim, i, s.methods[i].name);
+    };
     results.push_back(serving::run_serving(config, s.methods[i], qualities[i], hook));
   }
   return results;
@@ -58,8 +57,11 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace(static_cast<std::size_t>(options.trace_limit));
   std::vector<serving::MethodResult> results;
+  RunProgress progress(progress_wanted(options.progress, options.quiet), s.methods.size(),
+                       s.serving.requests.size());
   try {
-    results = run_methods(s, qualities, options.trace ? &trace : nullptr);
+    results = run_methods(s, qualities, options.trace ? &trace : nullptr, progress);
+    progress.finish();
   } catch (const std::logic_error& e) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
                                     "the scenario file and the command line", e.what(), s.name));
