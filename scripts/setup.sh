@@ -11,6 +11,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config clang libclang-rt-dev
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev libsimgrid-dev
+  libpcre2-dev
   python3 python3-pip python3-venv python3-matplotlib
 )
 
