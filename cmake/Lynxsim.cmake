@@ -3,7 +3,9 @@
 # Every layer of sim/ is one static library, lynxsim_<layer>. Its headers are reachable only as
 # "sim/<layer>/x.hpp" through a private include tree made for that layer alone, so a layer sees the
 # headers of the layers it links and no others: an include across the dependency direction of
-# DESIGN.md fails to compile.
+# DESIGN.md fails to compile. System libraries are checked when CMake configures: a layer whose
+# files include <nlohmann/...>, <CLI/...>, <Eigen/...> or <boost/...> must name that library in its
+# EXTERNAL list, so only the layers that declare JSON (the config layer, report, ...) can parse it.
 
 function(lynxsim_warnings target)
   target_compile_options(${target} PRIVATE
@@ -31,12 +33,33 @@ function(lynxsim_layer_include layer out_var)
   set(${out_var} "${root}" PARENT_SCOPE)
 endfunction()
 
+function(lynxsim_check_external_includes layer files externals)
+  set(libraries "nlohmann=nlohmann_json::nlohmann_json" "CLI=CLI11::CLI11" "Eigen=Eigen3::Eigen"
+    "boost=Boost::headers")
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" includes REGEX "^#include <(nlohmann|CLI|Eigen|boost)/")
+    foreach(line IN LISTS includes)
+      string(REGEX REPLACE "^#include <([A-Za-z]+)/.*" "\\1" prefix "${line}")
+      foreach(pair IN LISTS libraries)
+        string(REPLACE "=" ";" pair "${pair}")
+        list(GET pair 0 name)
+        list(GET pair 1 library)
+        if(prefix STREQUAL name AND NOT library IN_LIST externals)
+          message(FATAL_ERROR "${file} includes <${prefix}/...> but layer ${layer} does not list "
+            "${library} in its EXTERNAL libraries")
+        endif()
+      endforeach()
+    endforeach()
+  endforeach()
+endfunction()
+
 # lynxsim_add_layer(<layer> [DEPS lynxsim_x ...] [EXTERNAL target ...])
 function(lynxsim_add_layer layer)
   cmake_parse_arguments(ARG "" "" "DEPS;EXTERNAL" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
   file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
   set(target lynxsim_${layer})
+  lynxsim_check_external_includes(${layer} "${sources};${headers}" "${ARG_EXTERNAL}")
   if(sources)
     add_library(${target} STATIC ${sources} ${headers})
     set(scope PUBLIC)

@@ -21,6 +21,7 @@ struct Parsed {
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
   FlowsOptions flows;
+  std::string keys_table;
 };
 
 void add_trace_limit(CLI::App& app, std::int64_t& limit, CLI::Option* trace) {
@@ -90,6 +91,8 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   add_trace_limit(*validate, p.validate.trace_limit,
                   validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would"));
   app.add_subcommand("list", "list models, hardware and transfer methods");
+  app.add_subcommand("keys", "print the key tables of a scenario file (docs/scenario.md)")
+      ->add_option("table", p.keys_table, "one table (scenario, serving, workload-trace, ...)");
   auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
   est->add_option("--model", p.estimate.model, "model card name")->required();
   est->add_option("--gpu", p.estimate.gpu, "hardware profile name")->required();
@@ -125,6 +128,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   const DataPaths data = default_data_paths();
   if (app.got_subcommand("validate")) return cmd_validate(data, p.validate);
   if (app.got_subcommand("list")) return cmd_list(data);
+  if (app.got_subcommand("keys")) return cmd_keys(p.keys_table);
   if (app.got_subcommand("estimate")) return cmd_estimate(data, p.estimate);
   if (app.got_subcommand("accuracy")) return cmd_accuracy(data, p.accuracy);
   if (app.got_subcommand("calibrate-acceptance")) return cmd_calibrate(data, p.calibrate);

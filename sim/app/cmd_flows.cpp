@@ -11,7 +11,8 @@
 #include "sim/app/input_errors.hpp"
 #include "sim/core/input_file.hpp"
 #include "sim/net/flow_list_run.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/flow_list_file.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -36,10 +37,10 @@ net::NetworkSpec load_network(const fs::path& file) {
     throw InputError(fmt::format("network {}", e.what()));
   }
   try {
-    return net::parse_network(nlohmann::json::parse(text), "", file.parent_path().string());
+    return scenario::parse_network(nlohmann::json::parse(text), "", file.parent_path().string());
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
-  } catch (const net::NetConfigError& e) {
+  } catch (const scenario::NetConfigError& e) {
     throw InputError(fmt::format("{}: {}", file.string(), e.what()));
   }
 }
@@ -71,7 +72,7 @@ void print_table(const std::vector<net::FlowListResult>& results, const net::Top
 }  // namespace
 
 int cmd_flows(const DataPaths& data, const FlowsOptions& options) {
-  const auto flows = net::load_flow_list(options.file.string());
+  const auto flows = scenario::load_flow_list(options.file.string());
   const fs::path file = network_file(data, options.network);
   const net::NetworkSpec spec = load_network(file);
   const auto results = net::run_flow_list(spec, flows, options.seed, options.file.string());

@@ -98,6 +98,9 @@ struct FlowsOptions {
 int cmd_run(const DataPaths& data, const RunOptions& options);
 int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);
+// `lynxsim keys [TABLE]`: the key tables of a scenario file (all, or the one named), as
+// docs/scenario.md shows them; an unknown table name is an input error.
+int cmd_keys(const std::string& table);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);

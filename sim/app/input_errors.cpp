@@ -21,6 +21,9 @@ bool is_input_error(const std::exception& error) {
 
 int exit_code_of(const std::exception& error) {
   if (dynamic_cast<const InternalError*>(&error) != nullptr) return kInternalErrorExit;
+  const bool broken_invariant = dynamic_cast<const std::logic_error*>(&error) != nullptr &&
+                                dynamic_cast<const std::invalid_argument*>(&error) == nullptr;
+  if (broken_invariant) return kInternalErrorExit;
   return is_input_error(error) ? 2 : 1;
 }
 

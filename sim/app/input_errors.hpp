@@ -20,7 +20,8 @@ public:
 inline constexpr int kInternalErrorExit = 70;
 
 bool is_input_error(const std::exception& error);
-// The exit code of a command that ended with `error`: 70 for an InternalError, 2 for bad input,
+// The exit code of a command that ended with `error`: 70 for an InternalError or another broken
+// invariant (std::logic_error other than std::invalid_argument), 2 for bad input,
 // 1 for anything else (an I/O failure, say).
 int exit_code_of(const std::exception& error);
 

@@ -1,5 +1,5 @@
 #pragma once
-// Typed configuration of a network, as the scenario layer fills it (from JSON, see topology_json.hpp).
+// Typed configuration of a network, as the scenario layer fills it (from JSON, see sim/scenario/topology_json.hpp).
 //
 // A TopologySpec is one of the generated shapes or an explicit graph:
 //   single-link    two hosts "prefill" and "decode" joined by one link

@@ -1,19 +1,14 @@
-// The cluster sections of a scenario: instance groups and the prefix cache.
-//   prefill, decode   {"gpu": name or inline profile, "tp": 1, "count": 1}, or a non-empty array of
-//                     such groups (a heterogeneous cluster: instances are numbered across groups
-//                     in order, so the first group's instances come first in the placement pool)
-//   prefix_cache      {"enabled": true when the section is given, "store_host": a host of the
-//                     network (required when enabled), "capacity": size, "0B" = unlimited,
-//                     "block_tokens": 512, "target": "prefill" | "decode" (who receives a hit;
-//                     serving/context_loader.hpp)}
-// The store host must name a host of the network's topology, and an enabled cache needs a workload
-// whose requests carry prefix block ids (a Mooncake trace with keep_hash_ids), since a cache without
-// them could never hit.
+// The cluster sections of a scenario: instance groups ("prefill", "decode") and the prefix cache;
+// their keys are the "instance-group" and "prefix-cache" tables of scenario_fields.cpp.
+// A role is one group or a non-empty array of groups (a heterogeneous cluster: instances are
+// numbered across groups in order, so the first group's instances come first in the placement
+// pool). The store host must name a host of the network's topology, and an enabled cache needs a
+// workload whose requests carry prefix block ids (a Mooncake trace with keep_hash_ids), since a
+// cache without them could never hit.
 
 #include <algorithm>
 #include <fmt/format.h>
 
-#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -24,17 +19,17 @@ using nlohmann::json;
 
 serving::InstanceSpec read_group(const json& value, const std::string& path, SectionContext& ctx,
                                  json& resolved) {
+  const FieldSection& F = field_section("instance-group");
   serving::InstanceSpec instance;
   ObjectReader r(value, path, ctx.issues);
-  if (const auto* gpu = r.get("gpu", true)) {
+  if (const auto* gpu = r.get(F["gpu"].key, true)) {
     json gpu_resolved;
     instance.gpu = read_gpu(*gpu, r.child("gpu"), ctx, gpu_resolved);
     resolved["gpu"] = gpu_resolved;
   }
-  instance.tensor_parallel = r.count("tp", 1, kMaxTensorParallel).value_or(1);
-  instance.count = r.count("count", 1, kMaxInstancesPerGroup).value_or(1);
-  resolved["tp"] = instance.tensor_parallel;
-  resolved["count"] = instance.count;
+  r.resolve_into(resolved);
+  instance.tensor_parallel = r.count(F["tp"]).value_or(1);
+  instance.count = r.count(F["count"]).value_or(1);
   r.finish();
   return instance;
 }
@@ -77,23 +72,22 @@ InstanceGroups read_instances(const json& value, const std::string& path, Sectio
 void read_prefix_cache(const json* value, const std::string& path, IssueList& issues,
                        serving::PrefixCacheSpec& spec, json& resolved) {
   static const json empty_object = json::object();
+  const FieldSection& F = field_section("prefix-cache");
+  resolved = json::object();
   ObjectReader r(value != nullptr ? *value : empty_object, path, issues);
-  spec.enabled = r.boolean("enabled").value_or(value != nullptr);
-  const auto host = r.name("store_host", spec.enabled);
+  r.resolve_into(resolved);
+  spec.enabled = r.boolean(F["enabled"]).value_or(value != nullptr);
+  resolved["enabled"] = spec.enabled;
+  Field store_host = F["store_host"];
+  store_host.required = spec.enabled;
+  const auto host = r.string(store_host);
   spec.store_host = host.value_or("");
-  spec.capacity = r.bytes("capacity").value_or(Bytes{0});
-  spec.block_tokens = r.count("block_tokens", 1, kMaxBlockTokens).value_or(512);
-  json target_resolved = json::object();
-  spec.target = read_choice<serving::LoadTarget>(
-      r, "target", {{"prefill", serving::LoadTarget::prefill}, {"decode", serving::LoadTarget::decode}},
-      target_resolved);
+  spec.capacity = r.bytes(F["capacity"]).value_or(Bytes{0});
+  spec.block_tokens = r.count(F["block_tokens"]).value_or(spec.block_tokens);
+  spec.target = r.choice<serving::LoadTarget>(
+      F["target"], {{"prefill", serving::LoadTarget::prefill}, {"decode", serving::LoadTarget::decode}});
   if (host && host->empty()) issues.add(r.child("store_host"), "must not be empty");
   r.finish();
-  resolved = {{"enabled", spec.enabled},
-              {"capacity", bytes_text(spec.capacity)},
-              {"block_tokens", spec.block_tokens},
-              {"target", target_resolved["target"]}};
-  if (host) resolved["store_host"] = *host;
 }
 
 bool has_cachegen_method(const Scenario& s) {

@@ -1,8 +1,6 @@
 // The "context_loading" section: every request's cached prefix is loaded from a KV store host
-// (serving/context_loader.hpp).
-//   context_loading {"store_host": a host of the network (required),
-//                    "target": "prefill" | "decode" | "aggregated" (required),
-//                    "cached_tokens": count >= 1, or "cached_fraction": in (0, 1] (exactly one)}
+// (serving/context_loader.hpp). Its keys are the "context-loading" table of scenario_fields.cpp;
+// exactly one of cached_tokens and cached_fraction is given.
 // Checks that need the whole scenario: the store host exists; no prefix_cache section beside it;
 // an aggregated target takes its first token from decode (the serving GPU's first step); cachegen
 // loads to the prefill or an aggregated instance only (its chunked coder sends one stream per
@@ -10,7 +8,6 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -23,18 +20,17 @@ void read_context_loading(const json* value, const std::string& path, IssueList&
   using serving::LoadTarget;
   spec.enabled = value != nullptr;
   if (value == nullptr) return;
+  const FieldSection& F = field_section("context-loading");
   ObjectReader r(*value, path, issues);
-  const auto host = r.string("store_host", true);
+  r.resolve_into(resolved);
+  const auto host = r.string(F["store_host"]);
   spec.store_host = host.value_or("");
   if (host && host->empty()) issues.add(r.child("store_host"), "must not be empty");
-  r.get("target", true);
-  spec.target = read_choice<LoadTarget>(r, "target",
-                                        {{"aggregated", LoadTarget::aggregated},
-                                         {"decode", LoadTarget::decode},
-                                         {"prefill", LoadTarget::prefill}},
-                                        resolved);
-  const auto tokens = r.count("cached_tokens", 1, kMaxTokensPerRequest);
-  const auto fraction = r.number("cached_fraction", 1e-9, 1.0);
+  spec.target = r.choice<LoadTarget>(F["target"], {{"prefill", LoadTarget::prefill},
+                                                   {"decode", LoadTarget::decode},
+                                                   {"aggregated", LoadTarget::aggregated}});
+  const auto tokens = r.count(F["cached_tokens"]);
+  const auto fraction = r.number(F["cached_fraction"]);
   const bool has_tokens = value->is_object() && value->contains("cached_tokens");
   const bool has_fraction = value->is_object() && value->contains("cached_fraction");
   if (has_tokens == has_fraction && r.valid()) {
@@ -43,9 +39,6 @@ void read_context_loading(const json* value, const std::string& path, IssueList&
   spec.cached_tokens = tokens.value_or(0);
   spec.cached_fraction = fraction.value_or(0.0);
   r.finish();
-  resolved["store_host"] = spec.store_host;
-  if (tokens) resolved["cached_tokens"] = *tokens;
-  if (fraction) resolved["cached_fraction"] = *fraction;
 }
 
 void check_context_loading(const Scenario& s, IssueList& issues) {

@@ -92,12 +92,14 @@ std::optional<int> ObjectReader::count(std::string_view key, std::int64_t min_va
 }
 
 std::optional<double> ObjectReader::number(std::string_view key, double min_value,
-                                           double max_value, bool required) {
+                                           double max_value, bool required, bool open_min) {
   const auto* v = get(key, required);
   if (v == nullptr) return std::nullopt;
-  if (!v->is_number() || !(v->get<double>() >= min_value && v->get<double>() <= max_value)) {
-    issues_.add(child(key), fmt::format("expected a number in [{}, {}], got {}", min_value,
-                                        max_value, describe_value(*v)));
+  const bool above_min = v->is_number() && (open_min ? v->get<double>() > min_value
+                                                     : v->get<double>() >= min_value);
+  if (!above_min || !(v->get<double>() <= max_value)) {
+    issues_.add(child(key), fmt::format("expected a number in {}{}, {}], got {}", open_min ? "(" : "[",
+                                        min_value, max_value, describe_value(*v)));
     return std::nullopt;
   }
   return v->get<double>();

@@ -25,6 +25,7 @@
 
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
+#include "sim/scenario/field_table.hpp"
 #include "sim/scenario/scenario_error.hpp"
 
 namespace lynxsim::scenario {
@@ -60,8 +61,9 @@ public:
   // checked on the full int64 value, so nothing is narrowed.
   std::optional<int> count(std::string_view key, std::int64_t min_value, std::int64_t max_value,
                            bool required = false);
+  // A number in [min_value, max_value], or in (min_value, max_value] when open_min.
   std::optional<double> number(std::string_view key, double min_value, double max_value,
-                               bool required = false);
+                               bool required = false, bool open_min = false);
   // A string without control characters (they would split a message line).
   std::optional<std::string> string(std::string_view key, bool required = false);
   // Any string: free text such as a description.
@@ -74,14 +76,59 @@ public:
   // A size like "64GiB"; zero is allowed ("0B").
   std::optional<Bytes> bytes(std::string_view key, bool required = false);
 
+  // Field accessors (field_reader.cpp): the key's value checked against its declared Field, or
+  // the Field's default when the key is absent; nullopt when the value is wrong (an issue is
+  // recorded) or absent without a default ("missing field" when required). After resolve_into(),
+  // each writes the value it returns into that object in the form a scenario writes it.
+  void resolve_into(nlohmann::json& resolved) { resolved_ = &resolved; }
+  std::optional<std::int64_t> integer(const Field& f);
+  std::optional<int> count(const Field& f);
+  std::optional<double> number(const Field& f);
+  std::optional<bool> boolean(const Field& f);
+  // A text, name or choice field.
+  std::optional<std::string> string(const Field& f);
+  std::optional<Time> time(const Field& f);
+  std::optional<BitsPerSecond> bit_rate(const Field& f);
+  std::optional<Bytes> bytes(const Field& f);
+  // A choice field mapped to its enum value; an absent or wrong value gives the Field's default.
+  template <class Enum>
+  Enum choice(const Field& f, std::initializer_list<std::pair<std::string_view, Enum>> values);
+
   void finish();
 
 private:
+  // `read` applied to this object when f's key is present or has no default, else to an object
+  // holding only the default (which must pass).
+  template <class T, class Read>
+  std::optional<T> from_field(const Field& f, Read&& read);
+  void resolve(const Field& f, nlohmann::json value);
+
   const nlohmann::json* object_ = nullptr;
   std::string path_;
   IssueList& issues_;
   std::set<std::string, std::less<>> known_;
+  nlohmann::json* resolved_ = nullptr;
 };
+
+// Throws std::logic_error: a Field's table and its reader disagree (an internal error).
+[[noreturn]] void field_table_mismatch(const Field& f, std::string_view what);
+// The default of a choice field, as a name.
+std::string default_choice(const Field& f);
+
+template <class Enum>
+Enum ObjectReader::choice(const Field& f,
+                          std::initializer_list<std::pair<std::string_view, Enum>> values) {
+  const auto find = [&](std::string_view name) {
+    const auto it = std::find_if(values.begin(), values.end(),
+                                 [&](const auto& v) { return v.first == name; });
+    if (it == values.end()) field_table_mismatch(f, name);
+    return it->second;
+  };
+  const auto names = choice_names(f);
+  if (names.empty() || names.size() != values.size()) field_table_mismatch(f, "choices");
+  if (const auto chosen = string(f)) return find(*chosen);
+  return find(f.default_json.empty() ? std::string(names.front()) : default_choice(f));
+}
 
 // Reads `key` as one of the named choices (the first is the default), records the chosen name in
 // resolved[key], and on an unknown name lists the choices.

@@ -1,9 +1,6 @@
 // The "methods" section: a non-empty list whose items are preset names ("int8", "lynx-2+2+4") or
-// objects {"preset": P, ...} that override fields of preset P:
-//   name, bits, planes, decode_after_planes, group_size, kivi_window, kivi_group,
-//   anchor_scheme ("midpoint" | "quantspec"), cachegen_level, acceptance, description, and
-//   "cachegen": {chunk_tokens, slo, initial_bandwidth, encode_throughput, decode_throughput}
-//   (serving::CacheGenParams; throughputs are BF16 bytes coded per second per GPU, "30GB/s").
+// objects {"preset": P, ...} that override fields of preset P, with the keys of the "method" and
+// "cachegen" tables (source_fields.cpp; throughputs are BF16 bytes coded per second per GPU).
 // Giving "planes" without "bits" sets bits to their sum; giving "bits" to a one-plane preset
 // without "planes" sets planes to [bits]. The result must pass serving::validate_method, and
 // method names must be unique within a scenario.
@@ -33,7 +30,7 @@ std::optional<TransferMethod> preset(const std::string& name, const std::string&
 }
 
 std::optional<std::vector<int>> read_planes(ObjectReader& r) {
-  const auto* v = r.get("planes");
+  const auto* v = r.get(field_section("method")["planes"].key);
   if (v == nullptr) return std::nullopt;
   std::vector<int> planes;
   const bool ok = v->is_array() && !v->empty() && std::all_of(v->begin(), v->end(), [](const auto& b) {
@@ -50,17 +47,18 @@ std::optional<std::vector<int>> read_planes(ObjectReader& r) {
 }
 
 void read_cachegen(ObjectReader& parent, serving::CacheGenParams& p) {
-  const auto* v = parent.get("cachegen");
+  const FieldSection& F = field_section("cachegen");
+  const auto* v = parent.get(field_section("method")["cachegen"].key);
   if (v == nullptr) return;
   ObjectReader r(*v, parent.child("cachegen"), parent.issues());
   if (!r.valid()) return;
-  if (const auto n = r.count("chunk_tokens", 1, kMaxBlockTokens)) p.chunk_tokens = *n;
-  if (const auto t = r.time("slo", true)) p.slo_s = t->seconds();
-  if (const auto b = r.bit_rate("initial_bandwidth")) {
+  p.chunk_tokens = r.count(F["chunk_tokens"]).value_or(p.chunk_tokens);
+  if (const auto t = r.time(F["slo"])) p.slo_s = t->seconds();
+  if (const auto b = r.bit_rate(F["initial_bandwidth"])) {
     p.initial_bandwidth_bytes_per_s = b->to_bytes().value;
   }
-  if (const auto b = r.bit_rate("encode_throughput")) p.encode_mb_per_s = b->to_bytes().value / 1e6;
-  if (const auto b = r.bit_rate("decode_throughput")) p.decode_mb_per_s = b->to_bytes().value / 1e6;
+  if (const auto b = r.bit_rate(F["encode_throughput"])) p.encode_mb_per_s = b->to_bytes().value / 1e6;
+  if (const auto b = r.bit_rate(F["decode_throughput"])) p.decode_mb_per_s = b->to_bytes().value / 1e6;
   r.finish();
 }
 
@@ -73,8 +71,9 @@ nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
 }
 
 void read_overrides(ObjectReader& r, TransferMethod& m) {
-  if (const auto name = r.name("name")) m.name = *name;
-  const auto bits = r.count("bits", 1, kMaxPlaneBits);
+  const FieldSection& F = field_section("method");
+  if (const auto name = r.string(F["name"])) m.name = *name;
+  const auto bits = r.count(F["bits"]);
   const auto planes = read_planes(r);
   if (planes && planes->size() != 1 && m.family != serving::MethodFamily::lynx) {
     r.issues().add(r.child("planes"), fmt::format("method \"{}\" sends its code as one plane; only "
@@ -85,19 +84,18 @@ void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (bits) m.bits = *bits;
   if (planes && !bits) m.bits = std::accumulate(planes->begin(), planes->end(), 0);
   if (bits && !planes && m.planes.size() == 1) m.planes = {m.bits};
-  if (const auto v = r.count("decode_after_planes", 1, kMaxPlaneBits)) m.decode_after_planes = *v;
-  if (const auto v = r.count("group_size", 0, kMaxGroupSize)) m.group_size = *v;
-  if (const auto v = r.count("kivi_window", 0, kMaxGroupSize)) m.kivi_window = *v;
-  if (const auto v = r.count("kivi_group", 1, kMaxGroupSize)) m.kivi_group = *v;
-  if (const auto v = r.count("cachegen_level", 0, kMaxCacheGenLevel)) m.cachegen_level = *v;
-  if (const auto v = r.number("acceptance", 0.0, 1.0)) m.acceptance = *v;
-  if (const auto v = r.text("description")) m.description = *v;
+  if (const auto v = r.count(F["decode_after_planes"])) m.decode_after_planes = *v;
+  if (const auto v = r.count(F["group_size"])) m.group_size = *v;
+  if (const auto v = r.count(F["kivi_window"])) m.kivi_window = *v;
+  if (const auto v = r.count(F["kivi_group"])) m.kivi_group = *v;
+  if (const auto v = r.count(F["cachegen_level"])) m.cachegen_level = *v;
+  if (const auto v = r.number(F["acceptance"])) m.acceptance = *v;
+  if (const auto v = r.string(F["description"])) m.description = *v;
   read_cachegen(r, m.cachegen);
-  if (const auto v = r.string("anchor_scheme")) {
-    if (*v == "midpoint") m.anchor_scheme = serving::AnchorScheme::midpoint;
-    else if (*v == "quantspec") m.anchor_scheme = serving::AnchorScheme::quantspec;
-    else r.issues().add(r.child("anchor_scheme"), fmt::format("expected \"midpoint\" or "
-                                                              "\"quantspec\", got \"{}\"", *v));
+  if (r.get("anchor_scheme") != nullptr) {
+    m.anchor_scheme = r.choice<serving::AnchorScheme>(
+        F["anchor_scheme"], {{"midpoint", serving::AnchorScheme::midpoint},
+                             {"quantspec", serving::AnchorScheme::quantspec}});
   }
 }
 
@@ -129,7 +127,7 @@ std::optional<TransferMethod> read_method(const nlohmann::json& item, const std:
   }
   ObjectReader r(item, path, issues);
   if (!r.valid()) return std::nullopt;
-  const auto preset_name = r.name("preset", true);
+  const auto preset_name = r.string(field_section("method")["preset"]);
   auto m = preset_name ? preset(*preset_name, r.child("preset"), issues) : std::nullopt;
   TransferMethod scratch;
   const std::size_t issues_before = issues.size();

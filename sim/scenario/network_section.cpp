@@ -2,7 +2,7 @@
 //   "name"                      configs/topologies/<name>.json, a network object as below
 //                               (network_preset.hpp; load_scenario expands it before overrides)
 //   {"topology": {"kind": ...}, "setup_time": ..., ...}
-//                               a network object as sim/net's parse_network reads it
+//                               a network object as parse_network (topology_json.hpp) reads it
 //   {"topology": "single-link", "bandwidth": "25Gbps", "latency": "10us", "setup": "1ms",
 //    "efficiency": 0.85, "scheduling": {...}}
 //                               shorthand for one link; latency and setup default to "0s",
@@ -15,7 +15,7 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/network_preset.hpp"
@@ -78,7 +78,7 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
     }
   }
   try {
-    net::NetworkSpec spec = net::parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
+    net::NetworkSpec spec = parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
     resolved = *full;
     if (preset) resolved["preset"] = *preset;
     if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
@@ -91,7 +91,7 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
                               {"weights", weights},
                               {"max_wait", time_text(sched.max_wait)}};
     return spec;
-  } catch (const net::NetConfigError& e) {
+  } catch (const NetConfigError& e) {
     for (const auto& issue : e.issues()) ctx.issues.add(issue.json_path, issue.message);
   } catch (const std::invalid_argument& e) {
     ctx.issues.add(path, e.what());

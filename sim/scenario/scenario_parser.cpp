@@ -32,23 +32,22 @@ const json& section(ObjectReader& top, std::string_view key, bool required) {
 
 AccuracyOptions read_accuracy(const json& value, const std::string& path, SectionContext& ctx,
                               std::uint64_t seed, json& resolved) {
+  const FieldSection& F = field_section("accuracy");
   AccuracyOptions a;
+  resolved = json::object();
   ObjectReader r(value, path, ctx.issues);
-  a.enabled = r.boolean("enabled").value_or(true);
-  a.seed = static_cast<std::uint64_t>(r.integer("seed", 0).value_or(static_cast<std::int64_t>(seed)));
-  resolved = {{"enabled", a.enabled}, {"seed", a.seed}};
-  if (const auto kv = r.string("kv_file")) {
+  r.resolve_into(resolved);
+  a.enabled = r.boolean(F["enabled"]).value_or(true);
+  a.seed = static_cast<std::uint64_t>(r.integer(F["seed"]).value_or(static_cast<std::int64_t>(seed)));
+  resolved["seed"] = a.seed;
+  if (const auto kv = r.string(F["kv_file"])) {
     a.kv_file = ctx.options.base_dir / *kv;
-    resolved["kv_file"] = *kv;
     std::error_code ec;
     if (!std::filesystem::exists(*a.kv_file, ec)) {
       ctx.issues.add(r.child("kv_file"), fmt::format("no such file or folder: {}", a.kv_file->string()));
     }
   }
-  if (const auto profile = r.string("profile")) {
-    a.profile = *profile;
-    resolved["profile"] = *profile;
-  }
+  a.profile = r.string(F["profile"]);
   r.finish();
   return a;
 }
@@ -109,24 +108,18 @@ void check_decode_capacity(const Scenario& s, IssueList& issues) {
   }
 }
 
-void read_header(ObjectReader& top, Scenario& s, json& resolved) {
-  if (const auto v = top.integer("schema_version", 1, true); v && *v != kScenarioSchemaVersion) {
-    top.issues().add(top.child("schema_version"),
-                     fmt::format("expected {}, got {}", kScenarioSchemaVersion, *v));
-  }
-  s.name = top.text("name", true).value_or("");
+void read_header(ObjectReader& top, Scenario& s) {
+  const FieldSection& F = field_section("scenario");
+  top.integer(F["schema_version"]);
+  s.name = top.string(F["name"]).value_or("");
   if (top.get("name") != nullptr && !is_safe_scenario_name(s.name)) {
     top.issues().add(top.child("name"),
                      fmt::format("must be 1 to {} characters of letters, digits and . _ + -, starting "
                                  "with a letter or digit (it names the results folder)",
                                  kMaxScenarioNameLength));
   }
-  s.description = top.text("description").value_or("");
-  s.seed = static_cast<std::uint64_t>(top.integer("seed", 0).value_or(1));
-  resolved["schema_version"] = kScenarioSchemaVersion;
-  resolved["name"] = s.name;
-  resolved["description"] = s.description;
-  resolved["seed"] = s.seed;
+  s.description = top.string(F["description"]).value_or("");
+  s.seed = static_cast<std::uint64_t>(top.integer(F["seed"]).value_or(1));
 }
 
 void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
@@ -179,7 +172,8 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   ObjectReader top(document, "", issues);
   if (top.valid()) {
     json resolved = json::object();
-    read_header(top, s, resolved);
+    top.resolve_into(resolved);
+    read_header(top, s);
     read_body(top, s, ctx, resolved);
     top.finish();
     s.resolved = std::move(resolved);

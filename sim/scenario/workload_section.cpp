@@ -1,9 +1,7 @@
 // The "workload" section: a fixed list of requests, N copies of one request, a replayed trace or a
 // synthetic arrival process (the last two in workload_sources.cpp); exactly one of the four keys.
-//   {"requests": [{"context": C, "output": O, "arrival": "0s"}, ...]}     arrival optional ("0s")
-//   {"copies": N, "context": C, "output": O, "interval": "2s", "start": "0s"}
-//                                           copy i arrives at start + i * interval
-// context and output are integers >= 1; arrivals are non-negative durations from time zero.
+// The keys of each form are the "workload-request", "workload-copies", "workload-trace" and
+// "workload-synthetic" tables (scenario_fields.cpp, source_fields.cpp).
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -19,17 +17,17 @@ namespace {
 
 using serving::RequestSpec;
 
-std::optional<RequestSpec> read_request(ObjectReader& r, bool arrival_key) {
-  const auto context = r.count("context", 1, kMaxTokensPerRequest, true);
-  const auto output = r.count("output", 1, kMaxTokensPerRequest, true);
-  const auto arrival = arrival_key ? r.time("arrival", false) : std::optional<Time>(Time::zero());
-  if (!context || !output || (arrival_key && r.get("arrival") != nullptr && !arrival)) {
-    return std::nullopt;
-  }
+// One request of table F; it arrives at the duration of F's key `arrival_key`.
+std::optional<RequestSpec> read_request(ObjectReader& r, const FieldSection& F,
+                                        std::string_view arrival_key) {
+  const auto context = r.count(F["context"]);
+  const auto output = r.count(F["output"]);
+  const auto arrival = r.time(F[arrival_key]);
+  if (!context || !output || !arrival) return std::nullopt;
   RequestSpec spec;
   spec.context_tokens = *context;
   spec.output_tokens = *output;
-  spec.arrival_at = arrival.value_or(Time::zero());
+  spec.arrival_at = *arrival;
   return spec;
 }
 
@@ -43,28 +41,28 @@ std::vector<RequestSpec> read_list(const nlohmann::json& list, const std::string
   }
   resolved = nlohmann::json::array();
   for (std::size_t i = 0; i < list.size(); ++i) {
+    nlohmann::json item = nlohmann::json::object();
     ObjectReader r(list[i], pointer_child(path, std::to_string(i)), issues);
-    const auto spec = read_request(r, true);
+    r.resolve_into(item);
+    const auto spec = read_request(r, field_section("workload-request"), "arrival");
     r.finish();
     if (!spec) continue;
     requests.push_back(*spec);
-    resolved.push_back({{"context", spec->context_tokens},
-                        {"output", spec->output_tokens},
-                        {"arrival", time_text(spec->arrival_at)}});
+    resolved.push_back(std::move(item));
   }
   return requests;
 }
 
 std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) {
-  const std::int64_t copies = r.count("copies", 1, kMaxRequests, true).value_or(0);
-  const auto one = read_request(r, false);
-  const auto interval = r.time("interval", false);
-  const auto start = r.time("start", false);
-  const bool bad_times = (r.get("interval") != nullptr && !interval) ||
-                         (r.get("start") != nullptr && !start);
-  if (copies < 1 || !one || bad_times) return {};
-  const Time step = interval.value_or(Time::zero());
-  if (step > Time::zero() && (kMaxArrival - start.value_or(Time::zero())).ps() / step.ps() < copies - 1) {
+  const FieldSection& F = field_section("workload-copies");
+  resolved = nlohmann::json::object();
+  r.resolve_into(resolved);
+  const std::int64_t copies = r.count(F["copies"]).value_or(0);
+  const auto one = read_request(r, F, "start");
+  const auto interval = r.time(F["interval"]);
+  if (copies < 1 || !one || !interval) return {};
+  const Time step = *interval;
+  if (step > Time::zero() && (kMaxArrival - one->arrival_at).ps() / step.ps() < copies - 1) {
     r.issues().add(r.child("interval"),
                    fmt::format("{} copies at this interval arrive later than {} after time zero",
                                copies, time_text(kMaxArrival)));
@@ -72,14 +70,8 @@ std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) 
   }
   std::vector<RequestSpec> requests(static_cast<std::size_t>(copies), *one);
   for (std::size_t i = 0; i < requests.size(); ++i) {
-    requests[i].arrival_at = start.value_or(Time::zero()) +
-                             interval.value_or(Time::zero()) * static_cast<std::int64_t>(i);
+    requests[i].arrival_at = one->arrival_at + step * static_cast<std::int64_t>(i);
   }
-  resolved = {{"copies", copies},
-              {"context", one->context_tokens},
-              {"output", one->output_tokens},
-              {"interval", time_text(interval.value_or(Time::zero()))},
-              {"start", time_text(start.value_or(Time::zero()))}};
   return requests;
 }
 

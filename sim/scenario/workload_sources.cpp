@@ -1,14 +1,8 @@
 // The generated workload forms of the "workload" section (the others are in workload_section.cpp):
-//   {"trace": {"file": path (relative to the scenario's folder), "format": "mooncake" | "azure" |
-//              "splitwise", "time_scale": 1, "window_start": "0s", "window_end": duration,
-//              "max_requests": N, "keep_hash_ids": true, "repeat": 1}}; "rate_scale": r instead of
-//              time_scale replays at r times the trace's load (time_scale = 1 / r)
-//   {"synthetic": {"process": "poisson" | "gamma", "rate_per_s": > 0, "burstiness": 1,
-//                  "count": N, "duration": d, "start": "0s", "context": L, "output": L}}
-// A length L is an integer (fixed) or {"kind": "uniform", "min", "max"},
-// {"kind": "lognormal", "median" (or "mu"), "sigma", "min", "max"},
-// {"kind": "empirical", "file": one length per line, "min", "max"}.
-// The synthetic draws come from the scenario seed, so every method sees the same requests.
+// a replayed trace and a synthetic arrival process, whose keys are the "workload-trace",
+// "workload-synthetic" and "length" tables (source_fields.cpp). A length is an integer (fixed) or
+// an object of the "length" table. The synthetic draws come from the scenario seed, so every
+// method sees the same requests.
 
 #include <cmath>
 #include <fmt/format.h>
@@ -26,42 +20,35 @@ using nlohmann::json;
 using serving::LengthDistribution;
 using serving::LengthKind;
 
-void read_bounds(ObjectReader& r, LengthDistribution& d, json& resolved) {
-  d.min = r.count("min", 1, kMaxTokensPerRequest).value_or(1);
-  d.max = r.count("max", 1, kMaxTokensPerRequest).value_or(static_cast<int>(kMaxTokensPerRequest));
-  resolved["min"] = d.min;
-  resolved["max"] = d.max;
+Field required(Field f) {
+  f.required = true;
+  return f;
 }
 
 void read_length_kind(ObjectReader& r, const std::string& kind, LengthDistribution& d,
-                      const std::filesystem::path& base_dir, json& resolved) {
+                      const std::filesystem::path& base_dir) {
+  const FieldSection& F = field_section("length");
   if (kind == "fixed") {
-    d.value = r.count("value", 1, kMaxTokensPerRequest, true).value_or(1);
-    resolved["value"] = d.value;
+    d.value = r.count(required(F["value"])).value_or(1);
   } else if (kind == "uniform") {
     d.kind = LengthKind::uniform;
   } else if (kind == "lognormal") {
     d.kind = LengthKind::lognormal;
-    const auto median = r.number("median", 1.0, 1e12);
-    d.mu = median ? std::log(*median) : r.number("mu", -1e3, 1e3, true).value_or(0.0);
-    d.sigma = r.number("sigma", 0.0, 100.0, true).value_or(0.0);
-    resolved["mu"] = d.mu;
-    resolved["sigma"] = d.sigma;
+    const auto median = r.number(F["median"]);
+    d.mu = median ? std::log(*median) : r.number(required(F["mu"])).value_or(0.0);
+    d.sigma = r.number(required(F["sigma"])).value_or(0.0);
   } else if (kind == "empirical") {
     d.kind = LengthKind::empirical;
-    if (const auto file = r.string("file", true)) {
+    if (const auto file = r.string(required(F["file"]))) {
       try {
         d.values = serving::read_length_file(base_dir / *file);
       } catch (const std::exception& e) {
         r.issues().add(r.child("file"), e.what());
       }
-      resolved["file"] = *file;
     }
-  } else {
-    r.issues().add(r.child("kind"), fmt::format("expected \"fixed\", \"uniform\", \"lognormal\" "
-                                                "or \"empirical\", got \"{}\"", kind));
   }
-  read_bounds(r, d, resolved);
+  d.min = r.count(F["min"]).value_or(d.min);
+  d.max = r.count(F["max"]).value_or(d.max);
 }
 
 LengthDistribution read_length(const json& value, const std::string& path, IssueList& issues,
@@ -75,9 +62,10 @@ LengthDistribution read_length(const json& value, const std::string& path, Issue
   }
   ObjectReader r(value, path, issues);
   if (!r.valid()) return d;
-  const std::string kind = r.string("kind", true).value_or("fixed");
-  resolved = {{"kind", kind}};
-  read_length_kind(r, kind, d, base_dir, resolved);
+  resolved = json::object();
+  r.resolve_into(resolved);
+  const std::string kind = r.string(field_section("length")["kind"]).value_or("fixed");
+  read_length_kind(r, kind, d, base_dir);
   r.finish();
   try {
     d.validate();
@@ -92,34 +80,31 @@ LengthDistribution read_length(const json& value, const std::string& path, Issue
 std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
                                                       const std::filesystem::path& base_dir,
                                                       json& resolved) {
+  const FieldSection& F = field_section("workload-trace");
   serving::TraceOptions options;
-  const auto file = r.string("file", true);
-  const auto format = r.string("format", true);
-  options.time_scale = r.number("time_scale", 1e-9, 1e9).value_or(1.0);
-  if (const auto rate = r.number("rate_scale", 1e-9, 1e9)) {
-    if (r.get("time_scale")) r.issues().add(r.child("rate_scale"), "give time_scale or rate_scale, not both");
+  resolved = json::object();
+  r.resolve_into(resolved);
+  const auto file = r.string(F["file"]);
+  const auto kind = r.choice<serving::TraceFormat>(F["format"],
+                                                   {{"mooncake", serving::TraceFormat::mooncake},
+                                                    {"azure", serving::TraceFormat::azure},
+                                                    {"splitwise", serving::TraceFormat::splitwise}});
+  const bool has_time_scale = r.get("time_scale") != nullptr;
+  options.time_scale = r.number(F["time_scale"]).value_or(1.0);
+  if (const auto rate = r.number(F["rate_scale"])) {
+    if (has_time_scale) r.issues().add(r.child("rate_scale"), "give time_scale or rate_scale, not both");
     options.time_scale = 1.0 / *rate;
+    resolved.erase("rate_scale");
+    resolved["time_scale"] = options.time_scale;
   }
-  options.repeat = r.count("repeat", 1, kMaxTraceRepeat).value_or(1);
+  options.repeat = r.count(F["repeat"]).value_or(1);
   options.max_total_requests = kMaxRequests;
-  options.window_start = r.time("window_start", false).value_or(Time::zero());
-  options.window_end = r.time("window_end", true);
-  if (const auto n = r.count("max_requests", 1, kMaxRequests)) options.max_requests = *n;
-  options.keep_hash_ids = r.boolean("keep_hash_ids").value_or(true);
-  serving::TraceFormat kind = serving::TraceFormat::mooncake;
-  if (format == "azure") kind = serving::TraceFormat::azure;
-  else if (format == "splitwise") kind = serving::TraceFormat::splitwise;
-  else if (format && *format != "mooncake") {
-    r.issues().add(r.child("format"), fmt::format("expected \"mooncake\", \"azure\" or "
-                                                  "\"splitwise\", got \"{}\"", *format));
-  }
+  options.window_start = r.time(F["window_start"]).value_or(Time::zero());
+  options.window_end = r.time(F["window_end"]);
+  if (const auto n = r.count(F["max_requests"])) options.max_requests = *n;
+  options.keep_hash_ids = r.boolean(F["keep_hash_ids"]).value_or(true);
   r.finish();
-  if (!file || !format) return {};
-  resolved = {{"file", *file}, {"format", *format}, {"time_scale", options.time_scale},
-              {"window_start", time_text(options.window_start)},
-              {"keep_hash_ids", options.keep_hash_ids}, {"repeat", options.repeat}};
-  if (options.window_end) resolved["window_end"] = time_text(*options.window_end);
-  if (options.max_requests) resolved["max_requests"] = *options.max_requests;
+  if (!file || !resolved.contains("format")) return {};
   try {
     return serving::read_trace(base_dir / *file, kind, options);
   } catch (const std::exception& e) {
@@ -131,25 +116,21 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
 std::vector<serving::RequestSpec> read_synthetic_workload(ObjectReader& r, std::uint64_t seed,
                                                           const std::filesystem::path& base_dir,
                                                           json& resolved) {
+  const FieldSection& F = field_section("workload-synthetic");
   const std::size_t before = r.issues().size();
   serving::SyntheticWorkload w;
-  const auto process = r.string("process").value_or("poisson");
-  if (process == "gamma") w.process = serving::ArrivalProcess::gamma;
-  else if (process != "poisson") {
-    r.issues().add(r.child("process"),
-                   fmt::format("expected \"poisson\" or \"gamma\", got \"{}\"", process));
-  }
-  w.rate_per_s = r.number("rate_per_s", 1e-12, 1e12, true).value_or(1.0);
-  w.burstiness = r.number("burstiness", 1e-6, 1e6).value_or(1.0);
-  if (const auto n = r.count("count", 1, kMaxRequests)) w.count = *n;
-  w.duration = r.time("duration", true);
-  w.start = r.time("start", false).value_or(Time::zero());
-  resolved = {{"process", process}, {"rate_per_s", w.rate_per_s}, {"burstiness", w.burstiness},
-              {"start", time_text(w.start)}};
-  if (w.count) resolved["count"] = *w.count;
-  if (w.duration) resolved["duration"] = time_text(*w.duration);
+  resolved = json::object();
+  r.resolve_into(resolved);
+  w.process = r.choice<serving::ArrivalProcess>(F["process"],
+                                                {{"poisson", serving::ArrivalProcess::poisson},
+                                                 {"gamma", serving::ArrivalProcess::gamma}});
+  w.rate_per_s = r.number(F["rate_per_s"]).value_or(1.0);
+  w.burstiness = r.number(F["burstiness"]).value_or(1.0);
+  if (const auto n = r.count(F["count"])) w.count = *n;
+  w.duration = r.time(F["duration"]);
+  w.start = r.time(F["start"]).value_or(Time::zero());
   for (const char* key : {"context", "output"}) {
-    const json* v = r.get(key, true);
+    const json* v = r.get(F[key].key, true);
     if (v == nullptr) continue;
     auto& d = std::string(key) == "context" ? w.context : w.output;
     d = read_length(*v, r.child(key), r.issues(), base_dir, resolved[key]);

@@ -4,11 +4,12 @@
 #include <string>
 
 #include "net_test_util.hpp"
-#include "sim/net/flow_list.hpp"
+#include "sim/scenario/flow_list_file.hpp"
 #include "sim/net/flow_list_run.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::net;
+using namespace lynxsim::scenario;
 using lynxsim::net::test::single_link;
 
 namespace {

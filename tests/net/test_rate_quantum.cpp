@@ -7,10 +7,11 @@
 
 #include "net_test_util.hpp"
 #include "sim/net/network_bench.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::net;
+using namespace lynxsim::scenario;
 using namespace lynxsim::net::test;
 
 namespace {

@@ -5,10 +5,11 @@
 
 #include "net_test_util.hpp"
 #include "sim/net/network_factory.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::net;
+using namespace lynxsim::scenario;
 using namespace lynxsim::net::test;
 
 namespace {

@@ -4,11 +4,12 @@
 #include <set>
 
 #include "net_test_util.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 #include "sim/net/topology_size.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::net;
+using namespace lynxsim::scenario;
 using namespace lynxsim::net::test;
 
 namespace {

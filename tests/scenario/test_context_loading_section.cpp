@@ -27,10 +27,10 @@ TEST_CASE("a malformed context_loading section gets one issue at its path") {
   const std::vector<std::pair<std::string, std::pair<std::string, std::string>>> table{
       {"context_loading_no_amount.json", {"/context_loading", "exactly one of"}},
       {"context_loading_two_amounts.json", {"/context_loading", "exactly one of"}},
-      {"context_loading_fraction_range.json", {"/context_loading/cached_fraction", "[1e-09, 1]"}},
+      {"context_loading_fraction_range.json", {"/context_loading/cached_fraction", "(0, 1]"}},
       {"context_loading_no_target.json", {"/context_loading/target", "missing"}},
       {"context_loading_unknown_target.json",
-       {"/context_loading/target", "expected one of \"aggregated\", \"decode\", \"prefill\""}},
+       {"/context_loading/target", "expected one of \"prefill\", \"decode\", \"aggregated\""}},
       {"context_loading_unknown_host.json", {"/context_loading/store_host", "unknown host \"nas0\""}},
       {"context_loading_aggregated_prefill_token.json",
        {"/serving/first_token_from", "aggregated context-loading target"}},

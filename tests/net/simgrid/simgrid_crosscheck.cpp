@@ -40,11 +40,13 @@
 #include "sim/core/rng.hpp"
 #include "sim/net/flow_list_run.hpp"
 #include "sim/net/network_spec.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/flow_list_file.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 namespace sg4 = simgrid::s4u;
 using namespace lynxsim;
 using namespace lynxsim::net;
+using namespace lynxsim::scenario;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "sim/net/flow_list.hpp"
+#include "sim/scenario/flow_list_file.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
@@ -9,9 +9,11 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/net/json_reader.hpp"
+#include "sim/scenario/net_json_reader.hpp"
 
-namespace lynxsim::net {
+namespace lynxsim::scenario {
+
+using namespace net;
 namespace {
 
 using json = nlohmann::json;
@@ -47,7 +49,7 @@ FlowListEntry read_flow(JsonReader& r, const json& j, const std::string& p) {
   return f;
 }
 
-std::string issues_text(const std::string& file, const std::vector<ConfigIssue>& issues) {
+std::string issues_text(const std::string& file, const std::vector<ScenarioIssue>& issues) {
   std::string s = fmt::format("{}: invalid flow list:", file);
   for (const auto& i : issues) s += fmt::format("\n  {}: {}", i.json_path, i.message);
   return s;
@@ -151,7 +153,7 @@ FlowListEntry read_csv_row(const CsvColumns& c, const std::vector<std::string>& 
 }  // namespace
 
 std::vector<FlowListEntry> parse_flow_list_json(const json& document, const std::string& file) {
-  std::vector<ConfigIssue> issues;
+  std::vector<ScenarioIssue> issues;
   JsonReader r(issues);
   std::vector<FlowListEntry> flows;
   if (r.object(document, "", {"flows"})) {
@@ -215,4 +217,4 @@ std::vector<FlowListEntry> load_flow_list(const std::string& file) {
   return parse_flow_list_json(document, file);
 }
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

@@ -1,15 +1,17 @@
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 #include <fmt/format.h>
 
-#include "sim/net/json_reader.hpp"
+#include "sim/scenario/net_json_reader.hpp"
 
-namespace lynxsim::net {
+namespace lynxsim::scenario {
+
+using namespace net;
 namespace {
 
 using json = nlohmann::json;
 
-std::string summary(const std::vector<ConfigIssue>& issues) {
+std::string summary(const std::vector<ScenarioIssue>& issues) {
   std::string s = "invalid network configuration:";
   for (const auto& i : issues) s += fmt::format("\n  {}: {}", i.json_path, i.message);
   return s;
@@ -135,7 +137,7 @@ TopologySpec read_topology(JsonReader& r, const json& j, const std::string& p) {
 }
 
 void check_size(const TopologySpec& spec, const std::string& path, const TopologyLimits& limits,
-                std::vector<ConfigIssue>& issues) {
+                std::vector<ScenarioIssue>& issues) {
   const TopologySize size = topology_size(spec);
   if (size.hosts > limits.max_hosts || size.links > limits.max_links) {
     issues.push_back({path, fmt::format("the topology has {} hosts and {} links, more than the {} "
@@ -147,12 +149,12 @@ void check_size(const TopologySpec& spec, const std::string& path, const Topolog
 
 }  // namespace
 
-NetConfigError::NetConfigError(std::vector<ConfigIssue> issues)
+NetConfigError::NetConfigError(std::vector<ScenarioIssue> issues)
     : std::invalid_argument(summary(issues)), issues_(std::move(issues)) {}
 
 TopologySpec parse_topology(const json& json_value, const std::string& json_path_prefix,
                             const TopologyLimits& limits) {
-  std::vector<ConfigIssue> issues;
+  std::vector<ScenarioIssue> issues;
   JsonReader r(issues);
   TopologySpec spec = read_topology(r, json_value, json_path_prefix);
   if (issues.empty()) check_size(spec, json_path_prefix, limits, issues);
@@ -167,4 +169,4 @@ TopologySpec parse_topology(const json& json_value, const std::string& json_path
   return spec;
 }
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

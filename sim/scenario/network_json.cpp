@@ -6,10 +6,12 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/net/json_reader.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/net_json_reader.hpp"
+#include "sim/scenario/topology_json.hpp"
 
-namespace lynxsim::net {
+namespace lynxsim::scenario {
+
+using namespace net;
 namespace {
 
 using json = nlohmann::json;
@@ -165,7 +167,7 @@ void check_names(JsonReader& r, const Topology& t, const NetworkSpec& s, const s
 
 NetworkSpec parse_network(const json& j, const std::string& p, const std::string& base_dir,
                           const TopologyLimits& limits) {
-  std::vector<ConfigIssue> issues;
+  std::vector<ScenarioIssue> issues;
   JsonReader r(issues);
   NetworkSpec s;
   if (!r.object(j, p, {"topology", "setup_time", "prefill_hosts", "decode_hosts", "traces",
@@ -235,4 +237,4 @@ std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path) {
   return points;
 }
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

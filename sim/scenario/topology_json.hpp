@@ -33,31 +33,28 @@
 
 #include "sim/net/network_spec.hpp"
 #include "sim/net/topology_size.hpp"
+#include "sim/scenario/scenario_error.hpp"
 
-namespace lynxsim::net {
-
-struct ConfigIssue {
-  std::string json_path;
-  std::string message;
-};
+namespace lynxsim::scenario {
 
 class NetConfigError : public std::invalid_argument {
 public:
-  explicit NetConfigError(std::vector<ConfigIssue> issues);
-  const std::vector<ConfigIssue>& issues() const { return issues_; }
+  explicit NetConfigError(std::vector<ScenarioIssue> issues);
+  const std::vector<ScenarioIssue>& issues() const { return issues_; }
 
 private:
-  std::vector<ConfigIssue> issues_;
+  std::vector<ScenarioIssue> issues_;
 };
 
 // A topology larger than `limits` (topology_size.hpp) is an error at json_path_prefix, found
 // before anything is built.
-TopologySpec parse_topology(const nlohmann::json& json, const std::string& json_path_prefix,
-                            const TopologyLimits& limits = {});
+net::TopologySpec parse_topology(const nlohmann::json& json, const std::string& json_path_prefix,
+                                 const net::TopologyLimits& limits = {});
 // Relative trace CSV paths are resolved against base_dir.
-NetworkSpec parse_network(const nlohmann::json& json, const std::string& json_path_prefix,
-                          const std::string& base_dir = ".", const TopologyLimits& limits = {});
+net::NetworkSpec parse_network(const nlohmann::json& json, const std::string& json_path_prefix,
+                               const std::string& base_dir = ".",
+                               const net::TopologyLimits& limits = {});
 // Throws std::invalid_argument with the file name and line on a malformed file.
-std::vector<TracePoint> load_bandwidth_trace_csv(const std::string& path);
+std::vector<net::TracePoint> load_bandwidth_trace_csv(const std::string& path);
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

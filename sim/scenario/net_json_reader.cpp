@@ -1,4 +1,4 @@
-#include "sim/net/json_reader.hpp"
+#include "sim/scenario/net_json_reader.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -7,7 +7,9 @@
 #include "sim/core/printable.hpp"
 #include "sim/core/unit_parse.hpp"
 
-namespace lynxsim::net {
+namespace lynxsim::scenario {
+
+using namespace net;
 namespace {
 
 constexpr const char* kControlMessage =
@@ -143,4 +145,4 @@ std::optional<std::vector<std::string>> JsonReader::strings(const json& o, const
   return out;
 }
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

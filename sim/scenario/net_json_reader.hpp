@@ -2,7 +2,7 @@
 // Strict, error-collecting access to JSON objects for the network config parser.
 //
 // Each accessor reads one key of an object, returns std::nullopt when it is absent or wrong, and
-// records a ConfigIssue with the JSON path ("/network/links/2/rate") when it is wrong, or absent
+// records a ScenarioIssue with the JSON path ("/network/links/2/rate") when it is wrong, or absent
 // though required. Quantities with units must be strings parsed by the sim/core unit parsers.
 
 #include <initializer_list>
@@ -14,14 +14,14 @@
 
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
-#include "sim/net/topology_json.hpp"
+#include "sim/scenario/topology_json.hpp"
 
-namespace lynxsim::net {
+namespace lynxsim::scenario {
 
 class JsonReader {
 public:
   using json = nlohmann::json;
-  explicit JsonReader(std::vector<ConfigIssue>& issues) : issues_(issues) {}
+  explicit JsonReader(std::vector<ScenarioIssue>& issues) : issues_(issues) {}
 
   void error(const std::string& path, std::string message) {
     issues_.push_back({path, std::move(message)});
@@ -44,11 +44,11 @@ public:
 
 private:
   const json* get(const json& o, const std::string& path, const char* key, bool required);
-  std::vector<ConfigIssue>& issues_;
+  std::vector<ScenarioIssue>& issues_;
 };
 
 inline std::string child(const std::string& path, std::string_view key) {
   return path + "/" + std::string(key);
 }
 
-}  // namespace lynxsim::net
+}  // namespace lynxsim::scenario

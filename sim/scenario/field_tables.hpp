@@ -1,0 +1,16 @@
+#pragma once
+// The key tables defined outside scenario_fields.cpp, for scenario_field_sections() to list.
+
+#include <span>
+
+#include "sim/scenario/field_table.hpp"
+
+namespace lynxsim::scenario {
+
+std::span<const Field> workload_trace_fields();
+std::span<const Field> workload_synthetic_fields();
+std::span<const Field> length_fields();
+std::span<const Field> method_fields();
+std::span<const Field> cachegen_fields();
+
+}  // namespace lynxsim::scenario
