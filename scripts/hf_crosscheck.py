@@ -84,9 +84,7 @@ CASES += MULTILINGUAL
 def find_model(path):
     if path:
         return path
-    if os.environ.get("LYNXSIM_SMOLLM2_GGUF"):
-        return os.environ["LYNXSIM_SMOLLM2_GGUF"]
-    cache = os.environ.get("LYNXSIM_CACHE_DIR", os.path.expanduser("~/.cache/lynxsim"))
+    cache = os.path.expanduser("~/.cache/lynxsim")
     found = sorted(glob.glob(os.path.join(cache, "models", "smollm2-135m", "*.gguf")))
     if not found:
         sys.exit("SmolLM2-135M GGUF model not found; run scripts/fetch_model.sh")

@@ -122,16 +122,6 @@ std::vector<int> needle_contexts(int context, int min_context) {
   return out;
 }
 
-std::string default_accuracy_cache_dir() {
-  if (const char* dir = std::getenv("LYNXSIM_CACHE_DIR"); dir != nullptr && *dir != '\0') {
-    return std::string(dir) + "/accuracy";
-  }
-  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') {
-    return std::string(home) + "/.cache/lynxsim/accuracy";
-  }
-  return ".lynxsim-cache/accuracy";
-}
-
 std::string cache_key(const AccuracyRequest& r) {
   std::ostringstream out;
   out << "lynxsim-accuracy v" << kAccuracyCodeVersion << "|" << r.geometry.canonical() << "|context=" << r.context

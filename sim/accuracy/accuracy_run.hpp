@@ -44,8 +44,6 @@ struct AccuracyRequest {
   int threads = 2;
 };
 
-// ${LYNXSIM_CACHE_DIR:-$HOME/.cache/lynxsim}/accuracy (or ./.lynxsim-cache/accuracy without HOME).
-std::string default_accuracy_cache_dir();
 
 std::string cache_key(const AccuracyRequest& request);
 

@@ -39,7 +39,7 @@ namespace lynxsim::accuracy {
 inline constexpr int kRealModelCodeVersion = 2;
 
 struct RealModelRequest {
-  std::string model_path;  // GGUF; llm::find_default_model() finds SmolLM2
+  std::string model_path;  // GGUF; llm::find_model() finds SmolLM2
   std::string text_path;   // plain UTF-8 text, e.g. data/texts/kv_essay.txt
   std::vector<int> contexts = {1024, 4096};
   std::vector<QuantMethodSpec> methods;  // empty = default_methods()

@@ -22,6 +22,8 @@ struct Parsed {
   LlmLogitsOptions llm_logits;
   FlowsOptions flows;
   std::string keys_table;
+  std::optional<std::filesystem::path> data_dir;
+  std::optional<std::filesystem::path> cache_dir;
 };
 
 void add_trace_limit(CLI::App& app, std::int64_t& limit, CLI::Option* trace) {
@@ -124,8 +126,15 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   logits->add_option("--threads", p.llm_logits.threads, "threads");
 }
 
+void add_path_options(CLI::App& app, Parsed& p) {
+  app.add_option("--data-dir", p.data_dir,
+                 "bundled models/ and configs/ (default: the source tree lynxsim was built from)");
+  app.add_option("--cache-dir", p.cache_dir,
+                 "cache of accuracy results and downloaded models (default: ~/.cache/lynxsim)");
+}
+
 int dispatch(CLI::App& app, const Parsed& p) {
-  const DataPaths data = default_data_paths();
+  const DataPaths data = resolve_data_paths(p.data_dir, p.cache_dir);
   if (app.got_subcommand("validate")) return cmd_validate(data, p.validate);
   if (app.got_subcommand("list")) return cmd_list(data);
   if (app.got_subcommand("keys")) return cmd_keys(p.keys_table);
@@ -135,7 +144,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("calibrate-timing")) return cmd_calibrate_timing(data, p.calibrate_timing);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("flows")) return cmd_flows(data, p.flows);
-  if (app.got_subcommand("llm-logits")) return cmd_llm_logits(p.llm_logits);
+  if (app.got_subcommand("llm-logits")) return cmd_llm_logits(data, p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");
     return 2;
@@ -153,6 +162,8 @@ int run_cli(int argc, char** argv) {
   Parsed parsed;
   add_run_options(app, parsed);
   add_subcommands(app, parsed);
+  add_path_options(app, parsed);
+  for (CLI::App* sub : app.get_subcommands({})) add_path_options(*sub, parsed);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

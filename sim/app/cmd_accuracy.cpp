@@ -22,13 +22,13 @@ constexpr const char* kRealModel = "smollm2-135m";
 
 int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   accuracy::RealModelRequest request;
-  request.model_path = llm::require_default_model().string();
+  request.model_path = llm::require_model(data.cache_dir()).string();
   request.text_path = data.essay_text().string();
   request.contexts = {options.context};
   for (const std::string& name : options.methods) {
     request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
   }
-  if (!options.no_cache) request.cache_dir = accuracy::default_accuracy_cache_dir();
+  if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   request.seed = options.seed;
   const accuracy::RealModelResult result = accuracy::run_real_model(request);
@@ -65,7 +65,7 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
     request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
   }
   if (options.kv_file) request.kv_file = options.kv_file->string();
-  if (!options.no_cache) request.cache_dir = accuracy::default_accuracy_cache_dir();
+  if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
   if (options.json) {

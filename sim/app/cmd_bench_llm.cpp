@@ -15,7 +15,7 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
   if (options.context < 1 || options.decode < 1 || options.threads < 1) {
     throw InputError("--context, --decode and --threads must be positive");
   }
-  const auto path = llm::require_default_model();
+  const auto path = llm::require_model(data.cache_dir());
   const auto load_start = std::chrono::steady_clock::now();
   const llm::Model model = llm::Model::load(path);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();

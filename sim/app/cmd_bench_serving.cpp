@@ -45,8 +45,7 @@ int cmd_bench_serving(const DataPaths& data) {
                                            "accuracy.enabled=false",
                                            fmt::format("speculation.acceptance={}", kBenchAcceptance)};
   const auto file = data.root / kBenchScenario;
-  const scenario::Scenario s =
-      scenario::load_scenario(file, overrides, scenario::DataPaths::from_root(data.root));
+  const scenario::Scenario s = scenario::load_scenario(file, overrides, data);
   serving::ServingConfig config = s.serving;
   config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
   fmt::print("serving benchmark: {} ({} requests), acceptance {} (accuracy not measured)\n\n",

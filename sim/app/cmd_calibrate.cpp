@@ -30,7 +30,7 @@ std::vector<accuracy::QuantMethodSpec> speculative_methods(const std::vector<std
 
 accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOptions& o, int threads) {
   accuracy::RealModelRequest r;
-  r.model_path = llm::require_default_model().string();
+  r.model_path = llm::require_model(data.cache_dir()).string();
   r.text_path = data.essay_text().string();
   r.contexts = o.contexts;
   r.methods = speculative_methods(o.methods);
@@ -38,7 +38,7 @@ accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOp
   r.acceptance_stride = o.stride;
   r.continuation_tokens = o.samples * o.stride;
   r.passkey_contexts.clear();
-  r.cache_dir = accuracy::default_accuracy_cache_dir();
+  r.cache_dir = data.accuracy_cache().string();
   r.threads = threads;
   r.seed = o.seed;
   return r;

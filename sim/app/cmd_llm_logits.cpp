@@ -9,8 +9,8 @@
 
 namespace lynxsim::app {
 
-int cmd_llm_logits(const LlmLogitsOptions& options) {
-  const std::filesystem::path model_path = options.model.value_or(llm::require_default_model());
+int cmd_llm_logits(const DataPaths& data, const LlmLogitsOptions& options) {
+  const std::filesystem::path model_path = options.model.value_or(llm::require_model(data.cache_dir()));
   const llm::Model model = llm::Model::load(model_path);
   const llm::PromptLogits result = llm::compute_prompt_logits(model, options.prompt, options.threads);
   std::ostringstream text;

@@ -106,7 +106,7 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);
 int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options);
-int cmd_llm_logits(const LlmLogitsOptions& options);
+int cmd_llm_logits(const DataPaths& data, const LlmLogitsOptions& options);
 int cmd_flows(const DataPaths& data, const FlowsOptions& options);
 
 }  // namespace lynxsim::app

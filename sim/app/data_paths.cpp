@@ -1,14 +1,10 @@
 #include "sim/app/data_paths.hpp"
 
-#include <cstdlib>
-
 namespace lynxsim::app {
 
-DataPaths default_data_paths() {
-  if (const char* env = std::getenv("LYNXSIM_DATA_DIR"); env != nullptr && *env != '\0') {
-    return {env};
-  }
-  return {LYNXSIM_DEFAULT_DATA_DIR};
+DataPaths resolve_data_paths(const std::optional<std::filesystem::path>& data_dir,
+                             const std::optional<std::filesystem::path>& cache_dir) {
+  return {data_dir.value_or(LYNXSIM_DEFAULT_DATA_DIR), cache_dir};
 }
 
 }  // namespace lynxsim::app

@@ -1,24 +1,17 @@
 #pragma once
-// Where lynxsim finds its bundled data (models/, configs/, scenarios/): the directory named by
-// LYNXSIM_DATA_DIR when set, else the source tree the binary was built from.
+// The data and cache folders of a command: `--data-dir` (default: the source tree the binary was
+// built from) and `--cache-dir` (scenario/data_paths.hpp). No environment variable changes them.
 
 #include <filesystem>
+#include <optional>
+
+#include "sim/scenario/data_paths.hpp"
 
 namespace lynxsim::app {
 
-struct DataPaths {
-  std::filesystem::path root;
-  std::filesystem::path models() const { return root / "models"; }
-  std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
-  std::filesystem::path engines() const { return root / "configs" / "engines"; }
-  std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
-  // The long natural text of the real-model measurements and benchmarks.
-  std::filesystem::path essay_text() const { return root / "data" / "texts" / "kv_essay.txt"; }
-  std::filesystem::path acceptance_calibration() const {
-    return root / "data" / "calibration" / "smollm2-acceptance.json";
-  }
-};
+using scenario::DataPaths;
 
-DataPaths default_data_paths();
+DataPaths resolve_data_paths(const std::optional<std::filesystem::path>& data_dir,
+                             const std::optional<std::filesystem::path>& cache_dir);
 
 }  // namespace lynxsim::app

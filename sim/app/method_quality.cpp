@@ -78,7 +78,7 @@ void add_cachegen_sizes(const scenario::Scenario& s, const serving::TransferMeth
   r.chunk_tokens = m.cachegen.chunk_tokens;
   r.seed = s.accuracy.seed;
   if (s.accuracy.kv_file) r.kv_file = s.accuracy.kv_file->string();
-  r.cache_dir = accuracy::default_accuracy_cache_dir();
+  r.cache_dir = (s.cache_dir / "accuracy").string();
   r.threads = hardware_threads();
   q.cachegen_level_ratios = accuracy::run_cachegen_sizes(r).ratios();
   q.measured_size_ratio = q.cachegen_level_ratios.at(static_cast<std::size_t>(m.cachegen_level));
@@ -110,7 +110,7 @@ accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
   request.seed = s.accuracy.seed;
   for (const auto& m : s.methods) request.methods.push_back(accuracy_method_of(m));
   if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
-  request.cache_dir = accuracy::default_accuracy_cache_dir();
+  request.cache_dir = (s.cache_dir / "accuracy").string();
   request.threads = hardware_threads();
   return request;
 }

@@ -104,8 +104,7 @@ std::int64_t trace_events_at_least(const scenario::Scenario& s) {
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request) {
   std::vector<std::string> overrides = request.overrides;
   if (request.seed) overrides.push_back(fmt::format("seed={}", *request.seed));
-  scenario::Scenario s = scenario::load_scenario(request.file, overrides,
-                                                 scenario::DataPaths::from_root(data.root));
+  scenario::Scenario s = scenario::load_scenario(request.file, overrides, data);
   IssueList issues;
   check_accuracy_methods(s, issues);
   if (issues.empty()) check_kv_file(s, issues);

@@ -94,7 +94,7 @@ Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& 
 ModelSpec read_model(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                      nlohmann::json& resolved) {
   resolved = value;
-  return read_card<ModelSpec>(value, path, ctx.issues, ctx.options.data.models_dir, "model",
+  return read_card<ModelSpec>(value, path, ctx.issues, ctx.options.data.models(), "model",
                               [](const fs::path& f) { return load_model_card(f); },
                               model_card_from_json);
 }
@@ -102,7 +102,7 @@ ModelSpec read_model(const nlohmann::json& value, const std::string& path, Secti
 HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                       nlohmann::json& resolved) {
   resolved = value;
-  return read_card<HardwareSpec>(value, path, ctx.issues, ctx.options.data.gpus_dir(), "GPU",
+  return read_card<HardwareSpec>(value, path, ctx.issues, ctx.options.data.gpus(), "GPU",
                                  [](const fs::path& f) { return load_hardware_profile(f); },
                                  hardware_profile_from_json);
 }
@@ -110,7 +110,7 @@ HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, Sect
 EngineSpec read_engine(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                        nlohmann::json& resolved) {
   resolved = value;
-  return read_card<EngineSpec>(value, path, ctx.issues, ctx.options.data.engines_dir(),
+  return read_card<EngineSpec>(value, path, ctx.issues, ctx.options.data.engines(),
                                "serving engine",
                                [](const fs::path& f) { return load_engine_profile(f); },
                                engine_profile_from_json);

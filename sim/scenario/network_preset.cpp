@@ -33,7 +33,7 @@ std::optional<nlohmann::json> load_network_preset(const std::string& name, const
                                                   const fs::path& scenario_dir,
                                                   const std::string& path, IssueList& issues) {
   if (!check_name(name, path, issues)) return std::nullopt;
-  const fs::path dir = data.topologies_dir();
+  const fs::path dir = data.topologies();
   const fs::path file = dir / (name + ".json");
   std::error_code ec;
   if (!plain_name(name) || !fs::is_regular_file(file, ec)) {

@@ -23,6 +23,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/net/network_spec.hpp"
+#include "sim/scenario/data_paths.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/serving/serving_config.hpp"
 #include "sim/serving/transfer_method.hpp"
@@ -32,17 +33,6 @@ namespace lynxsim::scenario {
 inline constexpr int kScenarioSchemaVersion = 1;
 
 // Where presets live: models/, configs/gpus/ and configs/topologies/ below these folders.
-struct DataPaths {
-  std::filesystem::path models_dir;
-  std::filesystem::path configs_dir;
-
-  // <root>/models and <root>/configs.
-  static DataPaths from_root(const std::filesystem::path& root);
-  std::filesystem::path gpus_dir() const { return configs_dir / "gpus"; }
-  std::filesystem::path engines_dir() const { return configs_dir / "engines"; }
-  std::filesystem::path topologies_dir() const { return configs_dir / "topologies"; }
-};
-
 // How precision is measured for the methods (wired to sim/accuracy by the application).
 struct AccuracyOptions {
   bool enabled = true;
@@ -56,6 +46,9 @@ struct Scenario {
   std::string description;
   std::string source_file;
   std::uint64_t seed = 1;
+  // The cache folder of the run (data_paths.hpp): --cache-dir, the scenario's "cache_dir" or the
+  // default; accuracy results are kept in its accuracy/ folder.
+  std::filesystem::path cache_dir;
   serving::ServingConfig serving;
   net::NetworkSpec network;
   std::vector<serving::TransferMethod> methods;

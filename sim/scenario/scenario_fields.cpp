@@ -43,6 +43,11 @@ constexpr std::array kScenario{
     Field{.key = "prefix_cache", .doc = "see below", .default_doc = "disabled"},
     Field{.key = "context_loading", .doc = "see below", .default_doc = "disabled"},
     Field{.key = "accuracy", .doc = "see below", .default_doc = "all defaults"},
+    Field{.key = "cache_dir", .type = T::text,
+          .doc = "the cache folder of accuracy results and downloaded models, relative to the "
+                 "scenario's folder; `--cache-dir` overrides it (the resolved scenario names the "
+                 "folder used)",
+          .default_doc = "`~/.cache/lynxsim`"},
 };
 
 constexpr std::array kInstanceGroup{

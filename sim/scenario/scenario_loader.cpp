@@ -51,10 +51,6 @@ nlohmann::json parse_text(const std::string& text, const fs::path& file) {
 
 }  // namespace
 
-DataPaths DataPaths::from_root(const fs::path& root) {
-  return {root / "models", root / "configs"};
-}
-
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides,
                        const DataPaths& data) {
   nlohmann::json document = parse_text(read_text(file), file);

@@ -21,6 +21,7 @@ namespace lynxsim::scenario {
 namespace {
 
 using nlohmann::json;
+namespace fs = std::filesystem;
 
 constexpr std::size_t kMaxScenarioNameLength = 100;
 
@@ -122,6 +123,17 @@ void read_header(ObjectReader& top, Scenario& s) {
   s.seed = static_cast<std::uint64_t>(top.integer(F["seed"]).value_or(1));
 }
 
+void read_cache_dir(ObjectReader& top, Scenario& s, const ParseOptions& options, json& resolved) {
+  const auto given = top.string(field_section("scenario")["cache_dir"]);
+  if (options.data.cache) s.cache_dir = *options.data.cache;
+  else if (given) s.cache_dir = options.base_dir / *given;
+  else s.cache_dir = options.data.cache_dir();
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(s.cache_dir, ec);
+  if (!ec) s.cache_dir = absolute.lexically_normal();
+  resolved["cache_dir"] = s.cache_dir.string();
+}
+
 void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   if (const auto* model = top.get("model", true)) {
     s.serving.model = read_model(*model, top.child("model"), ctx, res["model"]);
@@ -174,6 +186,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
     json resolved = json::object();
     top.resolve_into(resolved);
     read_header(top, s);
+    read_cache_dir(top, s, options, resolved);
     read_body(top, s, ctx, resolved);
     top.finish();
     s.resolved = std::move(resolved);

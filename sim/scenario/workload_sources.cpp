@@ -11,7 +11,8 @@
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/workload_sources.hpp"
 #include "sim/serving/workload_synthetic.hpp"
-#include "sim/serving/workload_trace.hpp"
+#include "sim/scenario/length_file.hpp"
+#include "sim/scenario/workload_trace.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -41,7 +42,7 @@ void read_length_kind(ObjectReader& r, const std::string& kind, LengthDistributi
     d.kind = LengthKind::empirical;
     if (const auto file = r.string(required(F["file"]))) {
       try {
-        d.values = serving::read_length_file(base_dir / *file);
+        d.values = read_length_file(base_dir / *file);
       } catch (const std::exception& e) {
         r.issues().add(r.child("file"), e.what());
       }
@@ -81,14 +82,14 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
                                                       const std::filesystem::path& base_dir,
                                                       json& resolved) {
   const FieldSection& F = field_section("workload-trace");
-  serving::TraceOptions options;
+  TraceOptions options;
   resolved = json::object();
   r.resolve_into(resolved);
   const auto file = r.string(F["file"]);
-  const auto kind = r.choice<serving::TraceFormat>(F["format"],
-                                                   {{"mooncake", serving::TraceFormat::mooncake},
-                                                    {"azure", serving::TraceFormat::azure},
-                                                    {"splitwise", serving::TraceFormat::splitwise}});
+  const auto kind = r.choice<TraceFormat>(F["format"],
+                                                   {{"mooncake", TraceFormat::mooncake},
+                                                    {"azure", TraceFormat::azure},
+                                                    {"splitwise", TraceFormat::splitwise}});
   const bool has_time_scale = r.get("time_scale") != nullptr;
   options.time_scale = r.number(F["time_scale"]).value_or(1.0);
   if (const auto rate = r.number(F["rate_scale"])) {
@@ -106,7 +107,7 @@ std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
   r.finish();
   if (!file || !resolved.contains("format")) return {};
   try {
-    return serving::read_trace(base_dir / *file, kind, options);
+    return read_trace(base_dir / *file, kind, options);
   } catch (const std::exception& e) {
     r.issues().add(r.child("file"), e.what());
   }

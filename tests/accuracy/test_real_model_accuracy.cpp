@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "accuracy_test_util.hpp"
+#include "sim/core/cache_dir.hpp"
 #include "sim/accuracy/real_decode_steps.hpp"
 #include "sim/accuracy/real_model_cache.hpp"
 #include "sim/accuracy/real_model_eval.hpp"
@@ -28,10 +29,10 @@ const std::vector<int>& text_tokens(const llm::Model& model) {
 
 const llm::Model* smollm2() {
   static const std::unique_ptr<llm::Model> model = [] {
-    const auto path = llm::find_default_model();
+    const auto path = llm::find_model(lynxsim::default_cache_dir());
     return path ? std::make_unique<llm::Model>(llm::Model::load(*path)) : std::unique_ptr<llm::Model>();
   }();
-  if (!model) MESSAGE("skipped: " << llm::missing_model_message());
+  if (!model) MESSAGE("skipped: " << llm::missing_model_message(lynxsim::default_cache_dir()));
   return model.get();
 }
 
@@ -119,7 +120,7 @@ TEST_CASE("a small real-model measurement is complete, cached, and reread identi
   const llm::Model* model = smollm2();
   if (model == nullptr) return;
   RealModelRequest r;
-  r.model_path = llm::find_default_model()->string();
+  r.model_path = llm::find_model(lynxsim::default_cache_dir())->string();
   r.text_path = kText;
   r.contexts = {96};
   r.methods = {method_from_name("int8"), method_from_name("lynx-4+4")};

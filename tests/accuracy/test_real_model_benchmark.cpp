@@ -6,6 +6,7 @@
 #include <iostream>
 #include <string>
 
+#include "sim/core/cache_dir.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/real_acceptance_calibration.hpp"
 #include "sim/accuracy/real_kv_stats.hpp"
@@ -31,9 +32,9 @@ double cpu_seconds() { return static_cast<double>(std::clock()) / CLOCKS_PER_SEC
 // without the cache, with its wall and CPU time; then the K/V statistics and the acceptance
 // calibration. Run: test_accuracy -tc="benchmark*" --no-skip
 TEST_CASE("benchmark: the full real-model measurement at 4K tokens" * doctest::skip()) {
-  const auto path = llm::find_default_model();
+  const auto path = llm::find_model(lynxsim::default_cache_dir());
   if (!path) {
-    MESSAGE("skipped: " << llm::missing_model_message());
+    MESSAGE("skipped: " << llm::missing_model_message(lynxsim::default_cache_dir()));
     return;
   }
   const llm::Model model = llm::Model::load(*path);

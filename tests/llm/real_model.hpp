@@ -1,12 +1,14 @@
 #pragma once
-// Access to SmolLM2-135M-Instruct for the tests that need the real model. The model is loaded
+// Access to SmolLM2-135M-Instruct (in the default cache folder) for the tests that need the real
+// model. The model is loaded
 // once per test binary; when it is absent, real_model() returns nullptr and the caller skips with
-// the message from missing_model_message() (which says to run scripts/fetch_model.sh).
+// the message from missing_model_message(default_cache_dir()) (which says to run scripts/fetch_model.sh).
 
 #include <doctest/doctest.h>
 
 #include <memory>
 
+#include "sim/core/cache_dir.hpp"
 #include "sim/llm/model.hpp"
 #include "sim/llm/model_path.hpp"
 
@@ -14,11 +16,11 @@ namespace lynxsim::llm::test {
 
 inline const Model* real_model() {
   static const std::unique_ptr<Model> model = [] {
-    const auto path = find_default_model();
+    const auto path = find_model(default_cache_dir());
     return path ? std::make_unique<Model>(Model::load(*path)) : std::unique_ptr<Model>();
   }();
   if (!model) {
-    MESSAGE("skipped: " << missing_model_message());
+    MESSAGE("skipped: " << missing_model_message(default_cache_dir()));
   }
   return model.get();
 }

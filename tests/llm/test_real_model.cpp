@@ -40,21 +40,18 @@ nlohmann::json read_fixture(const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("the model is found through LYNXSIM_SMOLLM2_GGUF") {
-  const auto dir = std::filesystem::path(LYNXSIM_BINARY_DIR) / "test_llm_model_path";
-  std::filesystem::create_directories(dir);
-  const auto file = dir / "fake.gguf";
-  std::ofstream(file) << "x";
-  const char* old = std::getenv("LYNXSIM_SMOLLM2_GGUF");
-  const std::string saved = old != nullptr ? old : "";
-  setenv("LYNXSIM_SMOLLM2_GGUF", file.c_str(), 1);
-  CHECK(find_default_model() == file);
-  if (old != nullptr) {
-    setenv("LYNXSIM_SMOLLM2_GGUF", saved.c_str(), 1);
-  } else {
-    unsetenv("LYNXSIM_SMOLLM2_GGUF");
-  }
-  CHECK(missing_model_message().find("scripts/fetch_model.sh") != std::string::npos);
+TEST_CASE("the model is the first .gguf file of <cache>/models/smollm2-135m") {
+  const auto cache = std::filesystem::path(LYNXSIM_BINARY_DIR) / "test_llm_model_path";
+  std::filesystem::remove_all(cache);
+  CHECK_FALSE(find_model(cache));
+  CHECK(missing_model_message(cache).find("scripts/fetch_model.sh") != std::string::npos);
+  CHECK(missing_model_message(cache).find(model_dir(cache).string()) != std::string::npos);
+  std::filesystem::create_directories(model_dir(cache));
+  std::ofstream(model_dir(cache) / "b.gguf") << "x";
+  std::ofstream(model_dir(cache) / "a.gguf") << "x";
+  std::ofstream(model_dir(cache) / "c.txt") << "x";
+  CHECK(find_model(cache) == model_dir(cache) / "a.gguf");
+  CHECK(require_model(cache) == model_dir(cache) / "a.gguf");
 }
 
 TEST_CASE("SmolLM2's tokenizer reproduces the token ids of the Hugging Face tokenizer") {

@@ -4,10 +4,12 @@
 
 #include "serving_fixture.hpp"
 #include "sim/serving/serving_run.hpp"
-#include "sim/serving/workload_trace.hpp"
+#include "sim/scenario/length_file.hpp"
+#include "sim/scenario/workload_trace.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::serving;
+using namespace lynxsim::scenario;
 
 // The Mooncake conversation hour (12,031 requests) on 8 prefill + 8 decode H100 instances of
 // Llama-3.1-8B over a 400 Gb/s leaf-spine, for bf16, int8, int4 and lynx. Skipped by default; run

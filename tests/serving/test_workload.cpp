@@ -6,10 +6,12 @@
 
 #include "sim/serving/prefix_cache.hpp"
 #include "sim/serving/workload_synthetic.hpp"
-#include "sim/serving/workload_trace.hpp"
+#include "sim/scenario/length_file.hpp"
+#include "sim/scenario/workload_trace.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::serving;
+using namespace lynxsim::scenario;
 
 namespace {
 

@@ -1,4 +1,4 @@
-#include "sim/serving/workload_trace.hpp"
+#include "sim/scenario/workload_trace.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -8,7 +8,9 @@
 
 #include "sim/core/input_file.hpp"
 
-namespace lynxsim::serving {
+namespace lynxsim::scenario {
+
+using serving::RequestSpec;
 namespace {
 
 struct Record {
@@ -216,4 +218,4 @@ std::vector<RequestSpec> read_trace(const std::filesystem::path& file, TraceForm
   return out;
 }
 
-}  // namespace lynxsim::serving
+}  // namespace lynxsim::scenario

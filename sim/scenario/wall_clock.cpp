@@ -1,9 +1,11 @@
 #include <charconv>
 #include <cstdint>
 
-#include "sim/serving/workload_trace.hpp"
+#include "sim/scenario/workload_trace.hpp"
 
-namespace lynxsim::serving {
+namespace lynxsim::scenario {
+
+using serving::RequestSpec;
 namespace {
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's algorithm).
@@ -51,4 +53,4 @@ std::optional<double> parse_wall_clock_seconds(std::string_view text) {
   return static_cast<double>(days * 86400 + *h * 3600 + *mi * 60 + *s) + fraction;
 }
 
-}  // namespace lynxsim::serving
+}  // namespace lynxsim::scenario

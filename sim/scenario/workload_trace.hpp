@@ -30,7 +30,7 @@
 #include "sim/core/time.hpp"
 #include "sim/serving/serving_config.hpp"
 
-namespace lynxsim::serving {
+namespace lynxsim::scenario {
 
 enum class TraceFormat { mooncake, azure, splitwise };
 
@@ -49,11 +49,11 @@ public:
   using std::runtime_error::runtime_error;
 };
 
-std::vector<RequestSpec> read_trace(const std::filesystem::path& file, TraceFormat format,
+std::vector<serving::RequestSpec> read_trace(const std::filesystem::path& file, TraceFormat format,
                                     const TraceOptions& options = {});
 
 // "2023-11-16 18:17:03.9799600" -> seconds since 1970-01-01 (UTC, proleptic Gregorian);
 // std::nullopt when the text is not such a timestamp.
 std::optional<double> parse_wall_clock_seconds(std::string_view text);
 
-}  // namespace lynxsim::serving
+}  // namespace lynxsim::scenario

@@ -1,0 +1,32 @@
+#pragma once
+// Where lynxsim finds its bundled data (models/, configs/, data/) and keeps its cache: the one
+// resolver of input paths. The application sets root from `--data-dir` (default: the source tree
+// the binary was built from) and cache from `--cache-dir`; without the flag a scenario's
+// "cache_dir" key, else default_cache_dir() (sim/core/cache_dir.hpp), names the cache.
+
+#include <filesystem>
+#include <optional>
+
+namespace lynxsim::scenario {
+
+struct DataPaths {
+  std::filesystem::path root;
+  std::optional<std::filesystem::path> cache;  // set by --cache-dir
+
+  static DataPaths from_root(const std::filesystem::path& root) { return {root, std::nullopt}; }
+
+  std::filesystem::path models() const { return root / "models"; }
+  std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
+  std::filesystem::path engines() const { return root / "configs" / "engines"; }
+  std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
+  // The long natural text of the real-model measurements and benchmarks.
+  std::filesystem::path essay_text() const { return root / "data" / "texts" / "kv_essay.txt"; }
+  std::filesystem::path acceptance_calibration() const {
+    return root / "data" / "calibration" / "smollm2-acceptance.json";
+  }
+  // The cache folder: --cache-dir, else default_cache_dir().
+  std::filesystem::path cache_dir() const;
+  std::filesystem::path accuracy_cache() const { return cache_dir() / "accuracy"; }
+};
+
+}  // namespace lynxsim::scenario
