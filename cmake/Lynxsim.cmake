@@ -3,7 +3,7 @@
 # Every layer of sim/ is one static library, lynxsim_<layer>. Its headers are reachable only as
 # "sim/<layer>/x.hpp" through a private include tree made for that layer alone, so a layer sees the
 # headers of the layers it links and no others: an include across the dependency direction of
-# DESIGN.md fails to compile. System libraries are checked when CMake configures: a layer whose
+# docs/design.md ("Layers") fails to compile. System libraries are checked when CMake configures: a layer whose
 # files include <nlohmann/...>, <CLI/...>, <Eigen/...> or <boost/...> must name that library in its
 # EXTERNAL list, so only the layers that declare JSON (the config layer, report, ...) can parse it.
 
@@ -56,8 +56,11 @@ endfunction()
 # lynxsim_add_layer(<layer> [DEPS lynxsim_x ...] [EXTERNAL target ...])
 function(lynxsim_add_layer layer)
   cmake_parse_arguments(ARG "" "" "DEPS;EXTERNAL" ${ARGN})
-  file(GLOB sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
-  file(GLOB headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
+  file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
+  file(GLOB_RECURSE headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
+  # A layer's sources include its concept subfolders; sim/<layer>/main/ holds executables' entry
+  # points, which are not part of the library.
+  list(FILTER sources EXCLUDE REGEX "/sim/${layer}/main/")
   set(target lynxsim_${layer})
   lynxsim_check_external_includes(${layer} "${sources};${headers}" "${ARG_EXTERNAL}")
   if(sources)

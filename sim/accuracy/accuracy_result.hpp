@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 
 namespace lynxsim::accuracy {
 

@@ -9,9 +9,9 @@
 #include <thread>
 
 #include "sim/accuracy/accuracy_rng.hpp"
-#include "sim/accuracy/head_measurement.hpp"
-#include "sim/accuracy/head_source.hpp"
-#include "sim/accuracy/kv_file.hpp"
+#include "sim/accuracy/metrics/head_measurement.hpp"
+#include "sim/accuracy/kv/head_source.hpp"
+#include "sim/accuracy/kv/kv_file.hpp"
 #include "sim/accuracy/result_cache.hpp"
 
 namespace lynxsim::accuracy {

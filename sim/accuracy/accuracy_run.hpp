@@ -24,9 +24,9 @@
 #include <vector>
 
 #include "sim/accuracy/accuracy_result.hpp"
-#include "sim/accuracy/kv_geometry.hpp"
-#include "sim/accuracy/kv_profile.hpp"
-#include "sim/accuracy/quant_method.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
+#include "sim/accuracy/kv/kv_profile.hpp"
+#include "sim/accuracy/methods/quant_method.hpp"
 
 namespace lynxsim::accuracy {
 

@@ -2,17 +2,6 @@
 
 namespace lynxsim::app {
 
-accuracy::KvGeometry kv_geometry_of(const ModelSpec& model) {
-  accuracy::KvGeometry g;
-  g.model = model.name;
-  g.num_layers = model.num_layers;
-  g.num_kv_heads = model.num_kv_heads;
-  g.num_heads = model.num_heads;
-  g.head_dim = model.head_dim;
-  g.rope_theta = model.rope_theta;
-  return g;
-}
-
 accuracy::QuantMethodSpec accuracy_method_of(const serving::TransferMethod& method) {
   using serving::MethodFamily;
   accuracy::QuantMethodSpec spec;

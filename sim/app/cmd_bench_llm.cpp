@@ -2,7 +2,7 @@
 #include <fmt/format.h>
 #include <span>
 
-#include "sim/accuracy/real_model_eval.hpp"
+#include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/app/bench_llm.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/llm/model.hpp"

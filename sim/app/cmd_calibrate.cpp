@@ -3,9 +3,9 @@
 #include <fmt/format.h>
 #include <thread>
 
-#include "sim/accuracy/acceptance_calibration_file.hpp"
+#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/real_model_eval.hpp"
+#include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"

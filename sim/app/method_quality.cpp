@@ -6,9 +6,9 @@
 #include <optional>
 #include <thread>
 
-#include "sim/accuracy/acceptance_calibration_file.hpp"
+#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/cachegen_sizes.hpp"
+#include "sim/accuracy/methods/cachegen_sizes.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 
 namespace lynxsim::app {

@@ -5,7 +5,7 @@
 #include <numeric>
 #include <stdexcept>
 
-#include "sim/accuracy/head_source.hpp"
+#include "sim/accuracy/kv/head_source.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/core/saturating.hpp"

@@ -1,5 +1,5 @@
 #pragma once
-// The results folder of one run (DESIGN.md section 9), written completely or not at all:
+// The results folder of one run (docs/scenario.md, "Results folder"), written completely or not at all:
 //   scenario.resolved.json  the scenario with every default filled in (given by the caller)
 //   summary.json            per-method aggregates (summary_json.hpp)
 //   requests.csv            one row per request and method (requests_csv.hpp)

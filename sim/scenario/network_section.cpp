@@ -7,7 +7,8 @@
 //    "efficiency": 0.85, "scheduling": {...}}
 //                               shorthand for one link; latency and setup default to "0s",
 //                               efficiency to 1
-// The shorthand is rewritten into the network-object form, which is also the resolved form.
+// The shorthand is rewritten into the network-object form, which is also the resolved form; the
+// bandwidth keeps the text the user wrote, so it is parsed (by parse_network) and never reprinted.
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -43,7 +44,7 @@ std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
     return std::nullopt;
   }
   if (!kind || !rate || bad) return std::nullopt;
-  const nlohmann::json link = {{"rate", format_bit_rate(*rate)},
+  const nlohmann::json link = {{"rate", *r.get("bandwidth")},
                                {"latency", time_text(latency.value_or(Time::zero()))},
                                {"efficiency", efficiency.value_or(1.0)}};
   nlohmann::json full{{"topology", {{"kind", "single-link"}, {"link", link}}},

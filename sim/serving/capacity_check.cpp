@@ -7,6 +7,8 @@
 namespace lynxsim::serving {
 namespace {
 
+std::string size(double bytes) { return fmt::format("{:.2f} GiB", bytes / 1073741824.0); }
+
 // The request needing the most KV memory: (index, tokens).
 std::pair<std::size_t, std::int64_t> largest_request(const ServingConfig& config, std::int64_t drafts) {
   std::pair<std::size_t, std::int64_t> largest{0, 0};
@@ -34,15 +36,15 @@ std::vector<std::string> decode_capacity_problems(const ServingConfig& config, b
     const double kv = static_cast<double>(timing.kv_bytes_per_token_per_rank().value) *
                       static_cast<double>(tokens);
     if (weights >= usable) {
-      problems.push_back(fmt::format("decode group {} ({} at tp {}): the weights ({:.3g} bytes per "
-                                     "rank) exceed the usable HBM ({:.3g} bytes)",
-                                     g, groups[g].gpu.name, groups[g].tensor_parallel, weights, usable));
+      problems.push_back(fmt::format("decode group {} ({} at tp {}): the weights ({} per rank) exceed "
+                                     "the usable HBM ({})",
+                                     g, groups[g].gpu.name, groups[g].tensor_parallel, size(weights),
+                                     size(usable)));
     } else if (!config.requests.empty() && weights + kv > usable) {
-      problems.push_back(fmt::format("decode group {} ({} at tp {}): request {} needs {:.3g} bytes of "
-                                     "KV per rank for {} tokens, more than the {:.3g} left after the "
-                                     "weights",
-                                     g, groups[g].gpu.name, groups[g].tensor_parallel, index, kv,
-                                     tokens, usable - weights));
+      problems.push_back(fmt::format("decode group {} ({} at tp {}): request {} needs {} of KV per "
+                                     "rank for {} tokens, more than the {} left after the weights",
+                                     g, groups[g].gpu.name, groups[g].tensor_parallel, index, size(kv),
+                                     tokens, size(usable - weights)));
     }
   }
   return problems;

@@ -61,6 +61,17 @@ std::vector<Bytes> layer_plane_bytes(const TransferMethod& method, int heads, in
   throw std::logic_error("unknown method family");
 }
 
+KvGeometry kv_geometry_of(const ModelSpec& model) {
+  KvGeometry g;
+  g.model = model.name;
+  g.num_layers = model.num_layers;
+  g.num_kv_heads = model.num_kv_heads;
+  g.num_heads = model.num_heads;
+  g.head_dim = model.head_dim;
+  g.rope_theta = model.rope_theta;
+  return g;
+}
+
 std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeometry& g,
                                      int tensor_parallel, int tokens, double measured_size_ratio) {
   const int heads = kv_heads_per_rank(g.num_kv_heads, tensor_parallel);

@@ -1,5 +1,5 @@
 #pragma once
-// Exact byte accounting of a method's KV transfer (DESIGN.md section 3).
+// Exact byte accounting of a method's KV transfer (docs/scenario.md, "methods").
 //
 // For one layer, one tensor-parallel rank and T tokens of context, with H = KV heads held by the
 // rank, d = head dimension, g = channels per group (group_size, 0 meaning d):
@@ -17,16 +17,17 @@
 
 #include <vector>
 
+#include "sim/compute/model_spec.hpp"
 #include "sim/core/units.hpp"
+#include "sim/quant/kv_geometry.hpp"
 #include "sim/serving/transfer_method.hpp"
 
 namespace lynxsim::serving {
 
-struct KvGeometry {
-  int num_layers = 0;
-  int num_kv_heads = 0;
-  int head_dim = 0;
-};
+using quant::KvGeometry;
+
+// The KV geometry of a model card.
+KvGeometry kv_geometry_of(const ModelSpec& model);
 
 int kv_heads_per_rank(int num_kv_heads, int tensor_parallel);
 

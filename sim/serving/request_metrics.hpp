@@ -1,5 +1,5 @@
 #pragma once
-// What a serving run measures for each request (DESIGN.md section 2), and the result of one method.
+// What a serving run measures for each request (docs/design.md, "What TTFT means"), and the result of one method.
 //
 // Timestamps (_at) are on the simulator clock; durations derive from them:
 //   TTFT_spec        = first_token_at  - arrived_at   (first token made, a draft for Lynx: the

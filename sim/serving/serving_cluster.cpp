@@ -100,7 +100,7 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
                                      const MethodQuality& quality) {
   KvTransferParams tp;
   tp.method = &method;
-  tp.geometry = {config_.model.num_layers, config_.model.num_kv_heads, config_.model.head_dim};
+  tp.geometry = kv_geometry_of(config_.model);
   tp.measured_size_ratio = quality.measured_size_ratio;
   tp.cachegen_level_ratios = quality.cachegen_level_ratios;
   const auto prefill_specs = expand_instances(config_.prefill, config_.extra_prefill);

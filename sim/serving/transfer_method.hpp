@@ -1,5 +1,5 @@
 #pragma once
-// Transfer methods as data (DESIGN.md section 3).
+// Transfer methods as data (docs/scenario.md, "methods").
 //
 // A method is a list of planes, each a number of bits of the quantized code, sent as its own flow
 // in its own priority class (plane p in class p: the anchor first). Decoding may start once the

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/accuracy/kv_geometry.hpp"
+#include "sim/accuracy/kv/head_kv.hpp"
 
 namespace lynxsim::accuracy::testing {
 

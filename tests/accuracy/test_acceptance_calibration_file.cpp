@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "sim/accuracy/acceptance_calibration_file.hpp"
+#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 
 using namespace lynxsim::accuracy;
 

@@ -3,9 +3,9 @@
 #include <cmath>
 #include <vector>
 
-#include "sim/accuracy/anchor_reconstruction.hpp"
-#include "sim/accuracy/attention_math.hpp"
-#include "sim/accuracy/precision_metrics.hpp"
+#include "sim/accuracy/methods/anchor_reconstruction.hpp"
+#include "sim/accuracy/metrics/attention_math.hpp"
+#include "sim/accuracy/metrics/precision_metrics.hpp"
 #include "sim/accuracy/accuracy_rng.hpp"
 #include "sim/quant/planes.hpp"
 #include "sim/quant/quantize.hpp"

@@ -3,9 +3,9 @@
 #include <filesystem>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/cachegen_sizes.hpp"
-#include "sim/accuracy/method_codec.hpp"
-#include "sim/accuracy/synthetic_kv.hpp"
+#include "sim/accuracy/methods/cachegen_sizes.hpp"
+#include "sim/accuracy/methods/method_codec.hpp"
+#include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/cachegen_codec.hpp"
 
 using namespace lynxsim::accuracy;

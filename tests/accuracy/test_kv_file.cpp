@@ -7,10 +7,10 @@
 
 #include "accuracy_test_util.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/kv_file.hpp"
-#include "sim/accuracy/npy_format.hpp"
-#include "sim/accuracy/safetensors_format.hpp"
-#include "sim/accuracy/synthetic_kv.hpp"
+#include "sim/accuracy/kv/kv_file.hpp"
+#include "sim/accuracy/kv/npy_format.hpp"
+#include "sim/accuracy/kv/safetensors_format.hpp"
+#include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/half_precision.hpp"
 
 using namespace lynxsim::accuracy;

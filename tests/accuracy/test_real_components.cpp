@@ -6,12 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/llm_kv_methods.hpp"
-#include "sim/accuracy/method_codec.hpp"
-#include "sim/accuracy/real_acceptance_calibration.hpp"
-#include "sim/accuracy/real_kv_stats.hpp"
-#include "sim/accuracy/real_model_cache.hpp"
-#include "sim/accuracy/real_model_json.hpp"
+#include "sim/accuracy/methods/llm_kv_methods.hpp"
+#include "sim/accuracy/methods/method_codec.hpp"
+#include "sim/accuracy/calibration/real_acceptance_calibration.hpp"
+#include "sim/accuracy/real_model/real_kv_stats.hpp"
+#include "sim/accuracy/real_model/real_model_cache.hpp"
+#include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/quant/half_precision.hpp"
 
 using namespace lynxsim::accuracy;

@@ -8,11 +8,11 @@
 
 #include "accuracy_test_util.hpp"
 #include "sim/core/cache_dir.hpp"
-#include "sim/accuracy/real_decode_steps.hpp"
-#include "sim/accuracy/real_model_cache.hpp"
-#include "sim/accuracy/real_model_eval.hpp"
-#include "sim/accuracy/real_model_json.hpp"
-#include "sim/accuracy/real_passkey.hpp"
+#include "sim/accuracy/real_model/real_decode_steps.hpp"
+#include "sim/accuracy/real_model/real_model_cache.hpp"
+#include "sim/accuracy/real_model/real_model_eval.hpp"
+#include "sim/accuracy/real_model/real_model_json.hpp"
+#include "sim/accuracy/tasks/real_passkey.hpp"
 #include "sim/llm/model_path.hpp"
 
 using namespace lynxsim::accuracy;

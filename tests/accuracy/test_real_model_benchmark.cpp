@@ -8,10 +8,10 @@
 
 #include "sim/core/cache_dir.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/real_acceptance_calibration.hpp"
-#include "sim/accuracy/real_kv_stats.hpp"
-#include "sim/accuracy/real_model_eval.hpp"
-#include "sim/accuracy/real_model_table.hpp"
+#include "sim/accuracy/calibration/real_acceptance_calibration.hpp"
+#include "sim/accuracy/real_model/real_kv_stats.hpp"
+#include "sim/accuracy/real_model/real_model_eval.hpp"
+#include "sim/accuracy/real_model/real_model_table.hpp"
 #include "sim/llm/model_path.hpp"
 
 using namespace lynxsim::accuracy;

@@ -3,15 +3,15 @@
 #include <vector>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/attention_math.hpp"
-#include "sim/accuracy/method_codec.hpp"
-#include "sim/accuracy/precision_metrics.hpp"
-#include "sim/accuracy/synthetic_kv.hpp"
+#include "sim/accuracy/metrics/attention_math.hpp"
+#include "sim/accuracy/methods/method_codec.hpp"
+#include "sim/accuracy/metrics/precision_metrics.hpp"
+#include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/half_precision.hpp"
 #include "sim/quant/quantize.hpp"
 
-// The ablation facts of REFERENCE.md section 3 that the synthetic generator must reproduce, checked on
-// the real sim/quant kernels over a few generated heads.
+// The published ablation orderings (KIVI, KVQuant, QuantSpec) that the synthetic generator must
+// reproduce, checked on the real sim/quant kernels over a few generated heads.
 
 using namespace lynxsim::accuracy;
 namespace quant = lynxsim::quant;

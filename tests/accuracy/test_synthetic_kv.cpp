@@ -8,10 +8,10 @@
 #include <nlohmann/json.hpp>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/attention_math.hpp"
-#include "sim/accuracy/kv_profile.hpp"
-#include "sim/accuracy/rope.hpp"
-#include "sim/accuracy/synthetic_kv.hpp"
+#include "sim/accuracy/metrics/attention_math.hpp"
+#include "sim/accuracy/kv/kv_profile.hpp"
+#include "sim/accuracy/kv/rope.hpp"
+#include "sim/accuracy/kv/synthetic_kv.hpp"
 
 using namespace lynxsim::accuracy;
 using lynxsim::accuracy::testing::small_geometry;

@@ -9,7 +9,7 @@
 #include "sim/quant/quantize.hpp"
 #include "sim/quant/quantspec.hpp"
 
-// REFERENCE.md section 4: Gaussian channels, 128 tokens x 128 channels, 4 outlier channels at 10x,
+// The published per-group error targets: Gaussian channels, 128 tokens x 128 channels, 4 outlier channels at 10x,
 // per-channel min/max over the 128 tokens; error as RMSE over all elements of (x̂ − x) / range of the
 // element's group. Each figure must hold within 10%.
 

@@ -8,7 +8,7 @@ using namespace lynxsim;
 using namespace lynxsim::serving;
 
 namespace {
-const KvGeometry kLlama8b{32, 8, 128};
+const KvGeometry kLlama8b{"llama-3.1-8b", 32, 8, 32, 128, 500000.0};
 constexpr std::int64_t kTokens = 1000;
 
 std::int64_t sum(const std::vector<Bytes>& planes) {

@@ -14,7 +14,7 @@ using namespace lynxsim::serving;
 
 namespace {
 
-const KvGeometry kLlama8b{32, 8, 128};
+const KvGeometry kLlama8b{"llama-3.1-8b", 32, 8, 32, 128, 500000.0};
 constexpr int kTokens = 1000;
 // bf16 KV of one head, every layer, kTokens tokens: 2 (K, V) * 128 * 2 bytes * 32 layers per token.
 constexpr std::int64_t kHeadBytes = 2LL * 128 * 2 * 32 * kTokens;

@@ -62,7 +62,7 @@ TEST_CASE("a lone request at acceptance 1 commits k + 1 tokens one verification 
 
   const TimingModel prefill(config.model, config.prefill.gpu, 1);
   const TimingModel decode(config.model, config.decode.gpu, 1);
-  const KvGeometry g{config.model.num_layers, config.model.num_kv_heads, config.model.head_dim};
+  const KvGeometry g = kv_geometry_of(config.model);
   const Bytes int8 = sum(total_plane_bytes(preset_method("lynx"), g, 1, c));
   const Bytes bf16 = total_plane_bytes(preset_method("bf16"), g, 1, c)[0];
   const Time encode = prefill.kernel_time(bf16, int8, g.num_layers);
@@ -108,7 +108,7 @@ TEST_CASE("a dequantize kernel on the decode GPU lengthens the decode step it ru
   });
   REQUIRE(kernel != seen.kernels.end());
   const Time kernel_time = kernel->finished_at - kernel->started_at;
-  const KvGeometry g{config.model.num_layers, config.model.num_kv_heads, config.model.head_dim};
+  const KvGeometry g = kv_geometry_of(config.model);
   CHECK(kernel_time == decode.kernel_time(total_plane_bytes(preset_method("int8"), g, 1, 8192)[0],
                                           total_plane_bytes(preset_method("bf16"), g, 1, 8192)[0],
                                           g.num_layers));

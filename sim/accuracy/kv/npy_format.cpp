@@ -1,0 +1,107 @@
+#include "sim/accuracy/kv/npy_format.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace lynxsim::accuracy {
+namespace {
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error(".npy file " + path + ": " + what);
+}
+
+std::string dict_value(const std::string& path, const std::string& header, const std::string& key) {
+  const std::string quoted = "'" + key + "':";
+  const std::size_t at = header.find(quoted);
+  if (at == std::string::npos) fail(path, "header lacks '" + key + "'");
+  std::size_t start = header.find_first_not_of(' ', at + quoted.size());
+  if (start == std::string::npos) fail(path, "header value of '" + key + "' is missing");
+  const char open = header[start];
+  const char close = open == '(' ? ')' : open == '\'' ? '\'' : ',';
+  const std::size_t end = header.find(close, start + 1);
+  if (end == std::string::npos) fail(path, "header value of '" + key + "' is not terminated");
+  return header.substr(start, end - start + (close == ',' ? 0 : 1));
+}
+
+std::vector<std::int64_t> parse_shape(const std::string& path, const std::string& text) {
+  std::vector<std::int64_t> shape;
+  std::int64_t value = -1;
+  for (std::size_t i = 1; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c >= '0' && c <= '9') {
+      value = (value < 0 ? 0 : value * 10) + (c - '0');
+    } else if (c == ',' || c == ')') {
+      if (value >= 0) shape.push_back(value);
+      value = -1;
+    } else if (c != ' ') {
+      fail(path, "bad shape " + text);
+    }
+  }
+  return shape;
+}
+
+TensorDtype parse_descr(const std::string& path, const std::string& descr) {
+  if (descr == "'<f4'") return TensorDtype::f32;
+  if (descr == "'<f2'") return TensorDtype::f16;
+  if (descr == "'<u2'") return TensorDtype::bf16;
+  fail(path, "unsupported descr " + descr + " ('<f4', '<f2', '<u2' as BF16 bits)");
+}
+
+}  // namespace
+
+TensorInfo read_npy_header(const std::string& path, const std::string& name) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(path, "cannot open");
+  unsigned char preamble[10] = {};
+  in.read(reinterpret_cast<char*>(preamble), 10);
+  if (!in || preamble[0] != 0x93 || std::string(reinterpret_cast<char*>(preamble) + 1, 5) != "NUMPY") {
+    fail(path, "not a .npy file (bad magic)");
+  }
+  const int major = preamble[6];
+  if (major < 1 || major > 3) fail(path, "unsupported format version " + std::to_string(major));
+  std::uint64_t header_size = preamble[8] | (preamble[9] << 8U);
+  std::uint64_t prefix = 10;
+  if (major >= 2) {
+    unsigned char more[2] = {};
+    in.read(reinterpret_cast<char*>(more), 2);
+    header_size |= (static_cast<std::uint64_t>(more[0]) << 16U) | (static_cast<std::uint64_t>(more[1]) << 24U);
+    prefix = 12;
+  }
+  std::string header(static_cast<std::size_t>(header_size), '\0');
+  in.read(header.data(), static_cast<std::streamsize>(header_size));
+  if (!in) fail(path, "truncated header");
+  if (dict_value(path, header, "fortran_order").find("False") == std::string::npos) fail(path, "Fortran order is not supported");
+  TensorInfo info;
+  info.name = name;
+  info.path = path;
+  info.dtype = parse_descr(path, dict_value(path, header, "descr"));
+  info.shape = parse_shape(path, dict_value(path, header, "shape"));
+  info.data_offset = prefix + header_size;
+  in.seekg(0, std::ios::end);
+  const auto size = static_cast<std::uint64_t>(in.tellg());
+  const auto bytes = static_cast<std::uint64_t>(info.num_elements()) * static_cast<std::uint64_t>(dtype_bytes(info.dtype));
+  if (size != info.data_offset + bytes) fail(path, "data size does not match the shape");
+  return info;
+}
+
+void write_npy(const std::string& path, const TensorData& tensor) {
+  const char* descr = tensor.dtype == TensorDtype::f32 ? "<f4" : tensor.dtype == TensorDtype::f16 ? "<f2" : "<u2";
+  std::string shape = "(";
+  for (const auto s : tensor.shape) shape += std::to_string(s) + ", ";
+  if (tensor.shape.size() > 1) shape.resize(shape.size() - 2);
+  if (tensor.shape.size() == 1) shape.resize(shape.size() - 1);
+  std::string header = std::string("{'descr': '") + descr + "', 'fortran_order': False, 'shape': " + shape + "), }";
+  while ((10 + header.size() + 1) % 64 != 0) header += ' ';
+  header += '\n';
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) throw std::runtime_error("cannot write " + path);
+  out.write("\x93NUMPY\x01\x00", 8);
+  out.put(static_cast<char>(header.size() & 0xFFU));
+  out.put(static_cast<char>(header.size() >> 8U));
+  out.write(header.data(), static_cast<std::streamsize>(header.size()));
+  const std::vector<std::uint8_t> bytes = encode_elements(tensor.values, tensor.dtype);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+}  // namespace lynxsim::accuracy
