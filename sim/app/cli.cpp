@@ -26,13 +26,28 @@ struct Parsed {
   std::optional<std::filesystem::path> cache_dir;
 };
 
-void add_trace_limit(CLI::App& app, std::int64_t& limit, CLI::Option* trace) {
+void add_trace_options(CLI::App& app, std::int64_t& limit, TraceFilterText& filter,
+                       CLI::Option* trace) {
   limit = scenario::kDefaultTraceEvents;
   app.add_option("--trace-limit", limit,
                  fmt::format("events kept in trace.json (default {}); a run that records more "
                              "keeps the first ones and marks the trace truncated",
                              scenario::kDefaultTraceEvents))
       ->check(CLI::Range(std::int64_t{1}, scenario::kMaxTraceEvents))
+      ->needs(trace);
+  app.add_option("--trace-window", filter.window,
+                 "trace only START:END, in seconds of simulated time (e.g. 100:400, or 100:)")
+      ->needs(trace);
+  app.add_option("--trace-requests", filter.requests,
+                 "trace only these request ids: ids and ranges, comma-separated (e.g. 0-99,150)")
+      ->needs(trace);
+  app.add_option("--trace-methods", filter.methods,
+                 "trace only these methods, comma-separated (e.g. int8,lynx)")
+      ->needs(trace);
+  app.add_option("--trace-links", filter.links,
+                 "link utilisation counters of the N busiest links only (default 0: every link "
+                 "that carried traffic)")
+      ->check(CLI::Range(std::int64_t{0}, std::int64_t{1} << 22))
       ->needs(trace);
 }
 
@@ -45,8 +60,8 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
   app.add_flag("--wide", p.run.wide, "the table with every column (E2E, all baselines and metrics)");
   app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
-  add_trace_limit(app, p.run.trace_limit,
-                  app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)"));
+  add_trace_options(app, p.run.trace_limit, p.run.trace_filter,
+                    app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)"));
   app.add_flag("--progress", p.run.progress,
                "a progress line with ETA on stderr even when stderr is not a terminal");
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
@@ -90,8 +105,8 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
   validate->add_option("file", p.validate.file, "scenario file")->required();
   validate->add_option("--set", p.validate.overrides, "override a field: path=value");
-  add_trace_limit(*validate, p.validate.trace_limit,
-                  validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would"));
+  add_trace_options(*validate, p.validate.trace_limit, p.validate.trace_filter,
+                    validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would"));
   app.add_subcommand("list", "list models, hardware and transfer methods");
   app.add_subcommand("keys", "print the key tables of a scenario file (docs/scenario.md)")
       ->add_option("table", p.keys_table, "one table (scenario, serving, workload-trace, ...)");

@@ -18,22 +18,60 @@
 namespace lynxsim::app {
 namespace {
 
-std::optional<std::int64_t> trace_limit(bool trace, std::int64_t limit) {
-  return trace ? std::optional<std::int64_t>(limit) : std::nullopt;
+ScenarioRequest scenario_request(const std::filesystem::path& file,
+                                 const std::vector<std::string>& overrides,
+                                 std::optional<std::uint64_t> seed, bool trace, std::int64_t limit,
+                                 const TraceFilter& filter) {
+  ScenarioRequest request;
+  request.file = file;
+  request.overrides = overrides;
+  request.seed = seed;
+  if (trace) request.trace_limit = limit;
+  request.trace_methods = filter.methods();
+  request.trace_filtered = filter.has_window() || filter.filters_requests();
+  return request;
+}
+
+serving::MethodResult run_traced(const scenario::Scenario& s, std::size_t i,
+                                 const serving::MethodQuality& quality, report::TraceWriter& trace,
+                                 const TraceFilter& filter, int& next_pid,
+                                 const serving::SimulatorHook& progress_hook) {
+  serving::ServingConfig config = s.serving;
+  TraceObserver observer(trace, filter, next_pid,
+                         {&s.methods[i], serving::expand_instances(config.prefill, config.extra_prefill),
+                          serving::expand_instances(config.decode, config.extra_decode)});
+  next_pid += observer.process_count();
+  config.make_network = [&s, &observer](Simulator& sim) {
+    auto network = net::make_network(sim, s.network);
+    observer.attach_network(sim, *network);
+    return network;
+  };
+  serving::MethodResult result = serving::run_serving(
+      config, s.methods[i], quality, [&observer, &progress_hook](Simulator& sim) {
+        observer.attach(sim);
+        progress_hook(sim);
+      });
+  observer.finish();
+  return result;
 }
 
 std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
                                                const std::vector<serving::MethodQuality>& qualities,
-                                               report::TraceWriter* trace, RunProgress& progress) {
+                                               report::TraceWriter* trace, const TraceFilter& filter,
+                                               RunProgress& progress) {
   serving::ServingConfig config = s.serving;
   config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
   std::vector<serving::MethodResult> results;
+  int next_pid = 1;
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
-    const serving::SimulatorHook hook = [trace, i, &s, &progress](Simulator& sim) {
-      if (trace != nullptr) attach_trace(sim, *trace, static_cast<int>(i), s.methods[i].name);
+    const serving::SimulatorHook progress_hook = [&progress, i, &s](Simulator& sim) {
       progress.attach(sim, i, s.methods[i].name);
     };
-    results.push_back(serving::run_serving(config, s.methods[i], qualities[i], hook));
+    if (trace != nullptr && filter.keeps_method(s.methods[i].name)) {
+      results.push_back(run_traced(s, i, qualities[i], *trace, filter, next_pid, progress_hook));
+    } else {
+      results.push_back(serving::run_serving(config, s.methods[i], qualities[i], progress_hook));
+    }
   }
   return results;
 }
@@ -42,16 +80,27 @@ void warn_if_truncated(const report::TraceWriter& trace) {
   if (trace.dropped_events() == 0) return;
   fmt::print(stderr,
              "lynxsim: warning: trace.json holds the first {} events of the run and ends with a "
-             "\"trace truncated\" marker; {} more were dropped (raise --trace-limit or trace fewer "
-             "requests)\n", trace.event_limit(), trace.dropped_events());
+             "\"trace truncated\" marker; {} more were dropped (trace a window, some requests, methods "
+             "or links: --trace-window, --trace-requests, --trace-methods, --trace-links; or raise "
+             "--trace-limit)\n", trace.event_limit(), trace.dropped_events());
+}
+
+std::string trace_size_note(const scenario::Scenario& s, const TraceFilter& filter) {
+  const std::int64_t events = trace_events_at_least(s, filter.methods());
+  if (filter.has_window() || filter.filters_requests()) {
+    return fmt::format(", a trace filtered by window or requests (unfiltered: at least {} trace "
+                       "events)", events);
+  }
+  return fmt::format(", at least {} trace events", events);
 }
 
 }  // namespace
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
+  const TraceFilter filter = parse_trace_filter(options.trace_filter);
   const scenario::Scenario s = load_checked_scenario(
-      data, {options.scenario, options.overrides, options.seed,
-             trace_limit(options.trace, options.trace_limit)});
+      data, scenario_request(options.scenario, options.overrides, options.seed, options.trace,
+                             options.trace_limit, filter));
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
   report::check_results_target(out, options.force);
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
@@ -60,7 +109,7 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   RunProgress progress(progress_wanted(options.progress, options.quiet), s.methods.size(),
                        s.serving.requests.size());
   try {
-    results = run_methods(s, qualities, options.trace ? &trace : nullptr, progress);
+    results = run_methods(s, qualities, options.trace ? &trace : nullptr, filter, progress);
     progress.finish();
   } catch (const std::logic_error& e) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
@@ -92,15 +141,15 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
 }
 
 int cmd_validate(const DataPaths& data, const ValidateOptions& options) {
+  const TraceFilter filter = parse_trace_filter(options.trace_filter);
   const scenario::Scenario s = load_checked_scenario(
-      data, {options.file, options.overrides, std::nullopt,
-             trace_limit(options.trace, options.trace_limit)});
+      data, scenario_request(options.file, options.overrides, std::nullopt, options.trace,
+                             options.trace_limit, filter));
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
   fmt::print("{}: ok ({} methods, {} requests; {} hosts, {} links, {} + {} GPUs, at most {} "
              "flows{})\n", options.file.string(), s.methods.size(), s.serving.requests.size(),
              e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks, e.flows_at_most,
-             options.trace ? fmt::format(", at least {} trace events", trace_events_at_least(s))
-                           : std::string());
+             options.trace ? trace_size_note(s, filter) : std::string());
   return 0;
 }
 

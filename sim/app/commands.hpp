@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "sim/app/data_paths.hpp"
+#include "sim/app/trace_filter.hpp"
 
 namespace lynxsim::app {
 
@@ -19,6 +20,7 @@ struct RunOptions {
   std::optional<std::uint64_t> seed;
   bool trace = false;
   std::int64_t trace_limit = 0;  // events kept in trace.json (cli.cpp sets the default)
+  TraceFilterText trace_filter;
   bool progress = false;         // the progress line on stderr even when it is not a terminal
   bool quiet = false;
   bool force = false;
@@ -32,6 +34,7 @@ struct ValidateOptions {
   std::vector<std::string> overrides;
   bool trace = false;
   std::int64_t trace_limit = 0;
+  TraceFilterText trace_filter;
 };
 
 struct EstimateOptions {

@@ -8,6 +8,7 @@
 #include "sim/accuracy/kv/head_source.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/trace_filter.hpp"
 #include "sim/core/saturating.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
@@ -78,27 +79,42 @@ void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
   }
 }
 
-void check_trace(const scenario::Scenario& s, std::int64_t limit, IssueList& issues) {
-  const std::int64_t events = trace_events_at_least(s);
+scenario::Scenario traced_part(const scenario::Scenario& s, const std::vector<std::string>& methods) {
+  scenario::Scenario traced = s;
+  if (methods.empty()) return traced;
+  std::erase_if(traced.methods, [&methods](const serving::TransferMethod& m) {
+    return std::find(methods.begin(), methods.end(), m.name) == methods.end();
+  });
+  return traced;
+}
+
+void check_trace(const scenario::Scenario& s, const ScenarioRequest& request, IssueList& issues) {
+  if (request.trace_filtered) return;
+  const std::int64_t limit = *request.trace_limit;
+  const scenario::Scenario traced = traced_part(s, request.trace_methods);
+  const std::int64_t events = trace_events_at_least(traced, {});
   if (events <= limit) return;
   const auto requests = static_cast<std::int64_t>(s.serving.requests.size());
   const std::int64_t fitting = std::max<std::int64_t>(1, requests * (limit / 2) / events);
   issues.add("/workload",
-             fmt::format("with --trace this run records at least {} trace events (prefill layers, "
-                         "KV flows and requests of {} requests x {} methods), more than the trace "
-                         "limit of {}; trace fewer requests (e.g. --set workload.trace.max_requests={}"
-                         ", fewer copies or a shorter synthetic workload) or raise --trace-limit "
-                         "(at most {})", events, requests, s.methods.size(), limit, fitting,
+             fmt::format("with --trace this run records at least {} trace events (KV flows and "
+                         "requests of {} requests x {} traced methods), more than the trace "
+                         "limit of {}; trace a window or some requests (--trace-window, "
+                         "--trace-requests, --trace-methods), fewer requests (e.g. --set "
+                         "workload.trace.max_requests={}) or raise --trace-limit (at most {})",
+                         events, requests, traced.methods.size(), limit, fitting,
                          scenario::kMaxTraceEvents));
 }
 
 }  // namespace
 
-std::int64_t trace_events_at_least(const scenario::Scenario& s) {
+std::int64_t trace_events_at_least(const scenario::Scenario& s,
+                                   const std::vector<std::string>& traced_methods) {
+  if (!traced_methods.empty()) return trace_events_at_least(traced_part(s, traced_methods), {});
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
   const auto methods = static_cast<std::int64_t>(s.methods.size());
   const std::int64_t per_request = saturating_mul(3, saturating_mul(e.requests, methods));
-  return saturating_add(saturating_add(e.prefill_layer_passes, e.flows_at_least), per_request);
+  return saturating_add(e.flows_at_least, per_request);
 }
 
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request) {
@@ -108,7 +124,12 @@ scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRe
   IssueList issues;
   check_accuracy_methods(s, issues);
   if (issues.empty()) check_kv_file(s, issues);
-  if (request.trace_limit) check_trace(s, *request.trace_limit, issues);
+  if (request.trace_limit) {
+    std::vector<std::string> names;
+    for (const serving::TransferMethod& m : s.methods) names.push_back(m.name);
+    check_trace_methods(request.trace_methods, names);
+    check_trace(s, request, issues);
+  }
   issues.throw_if_any(s.source_file);
   return s;
 }

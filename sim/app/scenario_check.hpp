@@ -11,9 +11,10 @@
 //   - a kv_file must be one the run can read: for the precision measurement, KV of the model's
 //     geometry with enough tokens; for CacheGen's size measurement, a readable KV file
 //     (/accuracy/kv_file; only headers are read);
-//   - with a trace, the events the run records at least (one per prefill layer and pass of each
-//     request, one per KV flow, three per request; all methods) must fit trace_limit, else the
-//     run is refused before it starts, naming /workload.
+//   - with a trace, the events the run records at least (one per KV flow, three per request, of
+//     the traced methods) must fit trace_limit, else the run is refused before it starts, naming
+//     /workload; a trace filtered by time or by request is not refused (its size is known only
+//     after the run; the limit still bounds it).
 // Every problem is a ScenarioError (exit code 2) naming the file and JSON path.
 
 #include <cstdint>
@@ -32,11 +33,15 @@ struct ScenarioRequest {
   std::vector<std::string> overrides;
   std::optional<std::uint64_t> seed;
   std::optional<std::int64_t> trace_limit;  // a trace is written, of at most this many events
+  std::vector<std::string> trace_methods;    // the methods traced (empty: all)
+  bool trace_filtered = false;               // by --trace-window or --trace-requests
 };
 
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request);
 
-// The trace events every run of `s` records (a lower bound; see above).
-std::int64_t trace_events_at_least(const scenario::Scenario& s);
+// The trace events every run of `s` records with these methods traced (empty: all; a lower
+// bound, see above).
+std::int64_t trace_events_at_least(const scenario::Scenario& s,
+                                   const std::vector<std::string>& traced_methods);
 
 }  // namespace lynxsim::app

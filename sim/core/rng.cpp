@@ -16,19 +16,22 @@ std::uint64_t splitmix64(std::uint64_t& state) {
   return z ^ (z >> 31);
 }
 
-std::uint64_t fnv1a64(std::string_view text) {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
+std::uint64_t fnv1a64_append(std::uint64_t hash, std::string_view text) {
   for (const char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001b3ULL;
+    hash ^= static_cast<unsigned char>(c);
+    hash *= 0x100000001b3ULL;
   }
-  return h;
+  return hash;
 }
 
-RngStream::RngStream(std::uint64_t seed) {
+std::uint64_t fnv1a64(std::string_view text) { return fnv1a64_append(0xcbf29ce484222325ULL, text); }
+
+Xoshiro256::Xoshiro256(std::uint64_t seed) {
   std::uint64_t st = seed;
   for (auto& w : s_) w = splitmix64(st);
 }
+
+RngStream::RngStream(std::uint64_t seed) : engine_(seed) {}
 
 RngStream RngStream::named(std::uint64_t scenario_seed, std::string_view name) {
   std::uint64_t st = scenario_seed;
@@ -36,7 +39,7 @@ RngStream RngStream::named(std::uint64_t scenario_seed, std::string_view name) {
   return RngStream(mixed);
 }
 
-std::uint64_t RngStream::next_u64() {
+std::uint64_t Xoshiro256::next_u64() {
   const std::uint64_t result = rotl(s_[1] * 5, 7) * 9;
   const std::uint64_t t = s_[1] << 17;
   s_[2] ^= s_[0];
@@ -48,7 +51,9 @@ std::uint64_t RngStream::next_u64() {
   return result;
 }
 
-double RngStream::uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+std::uint64_t RngStream::next_u64() { return engine_.next_u64(); }
+
+double RngStream::uniform01() { return engine_.uniform01(); }
 
 double RngStream::uniform(double lo, double hi) { return lo + (hi - lo) * uniform01(); }
 

@@ -19,6 +19,17 @@
 
 namespace lynxsim {
 
+// The generator of every random stream: xoshiro256** seeded with four splitmix64 outputs.
+class Xoshiro256 {
+public:
+  explicit Xoshiro256(std::uint64_t seed);
+  std::uint64_t next_u64();
+  double uniform01() { return static_cast<double>(next_u64() >> 11) * 0x1.0p-53; }
+
+private:
+  std::array<std::uint64_t, 4> s_{};
+};
+
 class RngStream {
 public:
   explicit RngStream(std::uint64_t seed);
@@ -36,10 +47,12 @@ public:
   bool bernoulli(double p);
 
 private:
-  std::array<std::uint64_t, 4> s_{};
+  Xoshiro256 engine_;
 };
 
 std::uint64_t fnv1a64(std::string_view text);
+// FNV-1a 64 of `text` continuing from `hash` (fnv1a64(a + b) == fnv1a64_append(fnv1a64(a), b)).
+std::uint64_t fnv1a64_append(std::uint64_t hash, std::string_view text);
 std::uint64_t splitmix64(std::uint64_t& state);
 
 }  // namespace lynxsim

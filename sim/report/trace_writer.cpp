@@ -12,7 +12,13 @@ std::string metadata_event(const char* name, int pid, int tid, nlohmann::json ar
 
 }  // namespace
 
-double trace_microseconds(Time t) { return static_cast<double>(t.ps()) / 1e6; }
+namespace {
+
+std::int64_t floor_ns(Time t) { return t.ps() >= 0 ? t.ps() / 1000 : -((-t.ps() + 999) / 1000); }
+
+}  // namespace
+
+double trace_microseconds(Time t) { return static_cast<double>(floor_ns(t)) / 1e3; }
 
 void TraceWriter::record(const nlohmann::json& event) {
   if (kept_ < event_limit_) {
@@ -31,7 +37,7 @@ void TraceWriter::complete_event(std::string name, std::string category, int pid
           {"pid", pid},
           {"tid", tid},
           {"ts", trace_microseconds(start_at)},
-          {"dur", trace_microseconds(duration)},
+          {"dur", static_cast<double>(floor_ns(start_at + duration) - floor_ns(start_at)) / 1e3},
           {"args", std::move(args)}});
 }
 
@@ -75,6 +81,12 @@ void TraceWriter::set_thread_name(int pid, int tid, const std::string& name, int
   if (sort_index >= 0) {
     metadata_.push_back(metadata_event("thread_sort_index", pid, tid, {{"sort_index", sort_index}}));
   }
+}
+
+int TraceWriter::add_thread(int pid, const std::string& name, int sort_index) {
+  const int tid = next_tid_++;
+  set_thread_name(pid, tid, name, sort_index);
+  return tid;
 }
 
 nlohmann::json TraceWriter::to_json() const { return nlohmann::json::parse(to_string()); }

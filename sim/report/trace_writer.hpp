@@ -9,12 +9,14 @@
 //   counter event   {"ph": "C", "name", "pid", "ts", "args": {series: value}}
 //   metadata        {"ph": "M", "name": "process_name" | "thread_name", "pid", "tid",
 //                    "args": {"name": ...}} and "process_sort_index" / "thread_sort_index"
-// ts and dur are microseconds: the simulator's integer picoseconds divided by 10^6, so 1 ps steps
-// survive in the fraction. Events are written in the order they were recorded (deterministic for
-// a deterministic run), metadata first. The lynxsim layout of processes and threads (prefill,
-// network, decode) is described in docs/scenario.md, section "Trace".
+// ts and dur are microseconds with three decimals: the simulator's picoseconds rounded down to whole
+// nanoseconds (Perfetto's resolution), and dur = floor(end) - floor(start), so spans that do not
+// overlap in the simulation do not overlap in the file either. Events are written in the order
+// they were recorded (deterministic for a deterministic run), metadata first. The lynxsim layout of
+// processes and threads (one per GPU instance and stream) is described in docs/scenario.md,
+// section "Trace", and in sim/app/trace_observer.hpp.
 //
-// Bounded size: events are kept as their compact JSON text (about 130 bytes each, in one buffer),
+// Bounded size: events are kept as their compact JSON text (80 to 200 bytes each, in one buffer),
 // and at most `event_limit` events (metadata aside) are kept. Later events are counted, not kept; the file then
 // ends with an instant "trace truncated" (global scope, pid 0, at the time of the first event
 // dropped, args: event_limit, dropped_events) and carries
@@ -57,6 +59,9 @@ public:
   void counter(std::string name, int pid, Time at, const std::map<std::string, double>& series);
   void set_process_name(int pid, const std::string& name, int sort_index = -1);
   void set_thread_name(int pid, int tid, const std::string& name, int sort_index = -1);
+  // A new named thread of process `pid`, with a thread id no other thread of the trace has
+  // (Perfetto's JSON importer finds the thread a name belongs to by its tid alone).
+  int add_thread(int pid, const std::string& name, int sort_index = -1);
 
   std::size_t num_events() const { return kept_; }
   std::size_t event_limit() const { return event_limit_; }
@@ -77,6 +82,7 @@ private:
   void record(const nlohmann::json& event);
 
   std::size_t event_limit_;
+  int next_tid_ = 1;
   std::size_t kept_ = 0;
   std::size_t dropped_ = 0;
   double first_dropped_ts_ = 0.0;

@@ -37,8 +37,8 @@ inline constexpr std::int64_t kMaxRanksPerRole = kMaxInstancesPerGroup * kMaxTen
 // KV, store and background flows of a run, all methods together: over 200 times the largest
 // bundled scenario's bound (a Mooncake hour with a prefix cache: at most 1.2 million).
 inline constexpr std::int64_t kMaxFlows = 1 << 28;
-// Events of a trace (`--trace-limit`, default and largest value): a kept event takes about 130
-// bytes of trace.json and at most twice that of memory (2 million: a 267 MB file, 450 MB peak).
+// Events of a trace (`--trace-limit`, default and largest value): a kept event takes 80 to 160
+// bytes of trace.json and at most twice that of memory (2 million: a 196 MB file, 400 MB peak).
 inline constexpr std::int64_t kDefaultTraceEvents = 2'000'000;
 inline constexpr std::int64_t kMaxTraceEvents = 50'000'000;
 // The last arrival; with kMaxTimeSeconds-long durations the clock keeps > 40 days of headroom.

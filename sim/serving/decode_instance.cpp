@@ -53,6 +53,7 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
   }
   request.memory_clock_at_ready = blocked_clock();
   waiting_.push_back(&request);
+  publish_queue();
   maybe_start_step();
 }
 
@@ -63,6 +64,7 @@ void DecodeInstance::on_full_kv(RequestState& request) {
   if (request.stalled) {
     request.stalled = false;
     rejoining_.push_back(&request);
+    publish_queue();
     maybe_start_step();
   }
 }
@@ -93,6 +95,14 @@ void DecodeInstance::admit_waiting() {
     waiting_.pop_front();
   }
   set_blocked(!waiting_.empty() && room());
+  publish_queue();
+}
+
+void DecodeInstance::publish_queue() {
+  const auto waiting = static_cast<int>(waiting_.size() + rejoining_.size());
+  if (waiting == published_waiting_ || !sim_.bus().has_subscribers<QueueChanged>()) return;
+  published_waiting_ = waiting;
+  sim_.bus().publish(QueueChanged{true, params_.index, waiting, sim_.now()});
 }
 
 void DecodeInstance::set_blocked(bool blocked) {
@@ -141,10 +151,13 @@ void DecodeInstance::step_work_done(Time started, Time work) {
 void DecodeInstance::end_step(Time started) {
   if (sim_.bus().has_subscribers<DecodeStepDone>()) {
     int verifying = 0;
+    std::vector<std::uint64_t> ids;
     for (const RequestState* r : batch_) {
       verifying += r->step_kind == RequestState::StepKind::verify ? 1 : 0;
+      ids.push_back(r->metrics.id);
     }
-    sim_.bus().publish(DecodeStepDone{static_cast<int>(batch_.size()), verifying, started, sim_.now()});
+    sim_.bus().publish(DecodeStepDone{static_cast<int>(batch_.size()), verifying, started,
+                                      sim_.now(), params_.index, std::move(ids)});
   }
   for (RequestState* r : batch_) advance(*r);
   std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });

@@ -83,6 +83,7 @@ private:
   void admit(RequestState& request);
   void admit_waiting();
   void set_blocked(bool blocked);
+  void publish_queue();
   Time blocked_clock() const;
   void maybe_start_step();
   Time step_time();
@@ -109,6 +110,7 @@ private:
   std::vector<RequestState*> batch_;
   std::vector<int> lengths_;
   std::vector<int> verifying_drafts_;
+  int published_waiting_ = 0;
   bool stepping_ = false;
   bool blocked_ = false;
   Time blocked_since_;

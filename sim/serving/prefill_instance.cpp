@@ -16,6 +16,7 @@ void PrefillInstance::submit(RequestState& request) {
   const std::int64_t key = spf ? request.tokens_to_prefill() : 0;
   queue_.emplace(QueueKey{key, sequence_++}, &request);
   outstanding_tokens_ += request.tokens_to_prefill();
+  publish_queue();
   if (!busy_) start_next();
 }
 
@@ -58,7 +59,9 @@ void PrefillInstance::start_next() {
     return;
   }
   busy_ = true;
+  pass_started_ = sim_.now();
   form_pass();
+  publish_queue();
   std::vector<SequenceChunk> chunks;
   for (const Slice& s : pass_) chunks.push_back({s.new_tokens, s.cached_tokens});
   layer_time_ = timing_.layer_breakdown(chunks).total_time();
@@ -96,6 +99,21 @@ void PrefillInstance::publish_layers(int first_layer, int count, Time started) c
   }
 }
 
+void PrefillInstance::publish_queue() const {
+  if (!sim_.bus().has_subscribers<QueueChanged>()) return;
+  sim_.bus().publish(QueueChanged{false, params_.index, static_cast<int>(queue_.size()), sim_.now()});
+}
+
+void PrefillInstance::publish_pass() const {
+  if (!sim_.bus().has_subscribers<PrefillPassDone>()) return;
+  PrefillPassDone done{params_.index, {}, 0, pass_started_, sim_.now()};
+  for (const Slice& s : pass_) {
+    done.requests.push_back(s.request->metrics.id);
+    done.tokens += s.new_tokens;
+  }
+  sim_.bus().publish(std::move(done));
+}
+
 void PrefillInstance::send_pieces(int first_layer, int count) {
   const bool final_group = first_layer + count == timing_.model().num_layers;
   for (const Slice& s : pass_) transfer_.send(*s.request, count, s.piece_tokens, s.last && final_group);
@@ -113,6 +131,7 @@ void PrefillInstance::finish_pass() {
 }
 
 void PrefillInstance::after_pass() {
+  publish_pass();
   Time encode = Time::zero();
   const int layers = timing_.model().num_layers;
   for (const Slice& s : pass_) {

@@ -76,6 +76,8 @@ private:
   void add_slice(std::map<QueueKey, RequestState*>::iterator it, int tokens);
   void run_layers(int first_layer);
   void publish_layers(int first_layer, int count, Time started) const;
+  void publish_queue() const;
+  void publish_pass() const;
   void send_pieces(int first_layer, int count);
   void finish_pass();
   void after_pass();
@@ -89,6 +91,7 @@ private:
   std::uint64_t sequence_ = 0;
   std::int64_t outstanding_tokens_ = 0;
   std::vector<Slice> pass_;
+  Time pass_started_;
   Time layer_time_;
   Time encode_time_;
   bool busy_ = false;

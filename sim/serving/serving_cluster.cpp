@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/serving/serving_events.hpp"
+
 namespace lynxsim::serving {
 namespace {
 
@@ -182,6 +184,8 @@ void ServingCluster::arrive(RequestState& request) {
   const bool aggregated = loader_ && loader_->target() == LoadTarget::aggregated;
   if (!aggregated) m.prefill_instance = router_.pick_prefill(prefill_);
   m.decode_instance = router_.pick_decode(decode_, request);
+  sim_.bus().publish(RequestRouted{m.id, aggregated ? -1 : m.prefill_instance, m.decode_instance,
+                                   sim_.now()});
   decode_of(request).on_routed(request);
   if (aggregated) {
     loader_->start(request, nullptr);

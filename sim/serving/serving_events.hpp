@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
@@ -13,6 +14,15 @@ namespace lynxsim::serving {
 struct PrefillLayerDone {
   std::uint64_t request;
   int layer;
+  Time started_at;
+  Time finished_at;
+};
+
+// A prefill pass of instance `instance` (its layers, encode kernels and LM head) over `requests`.
+struct PrefillPassDone {
+  int instance;
+  std::vector<std::uint64_t> requests;
+  int tokens;  // new tokens prefilled in the pass
   Time started_at;
   Time finished_at;
 };
@@ -30,6 +40,26 @@ struct DecodeStepDone {
   int verifying;
   Time started_at;
   Time finished_at;
+  int instance;
+  std::vector<std::uint64_t> requests;  // the batch, in batch order
+};
+
+// The router sent a request to prefill instance `prefill` (-1: none, aggregated) and decode
+// instance `decode`.
+struct RequestRouted {
+  std::uint64_t request;
+  int prefill;
+  int decode;
+  Time at;
+};
+
+// Requests waiting at an instance changed: queued prompts of a prefill instance, or requests ready
+// to decode that have not joined the batch of a decode instance.
+struct QueueChanged {
+  bool decode;
+  int instance;
+  int waiting;
+  Time at;
 };
 
 struct VerificationDone {

@@ -35,9 +35,25 @@ TEST_CASE("trace events follow the Chrome trace-event format in microseconds") {
   CHECK(events[5].at("args").at("anchor").get<double>() == doctest::Approx(1.5));
 }
 
-TEST_CASE("picosecond steps survive in trace timestamps") {
-  CHECK(trace_microseconds(Time::from_ps(1)) == doctest::Approx(1e-6));
-  CHECK(trace_microseconds(Time::from_seconds(1.0)) == doctest::Approx(1e6));
+TEST_CASE("trace timestamps are whole nanoseconds, rounded down") {
+  CHECK(trace_microseconds(Time::from_ps(1)) == 0.0);
+  CHECK(trace_microseconds(Time::from_ps(1999)) == 0.001);
+  CHECK(trace_microseconds(Time::from_seconds(1.0)) == 1e6);
+  CHECK(trace_microseconds(Time::from_ps(1'234'567'999)) == 1234.567);
+}
+
+TEST_CASE("back-to-back spans do not overlap after rounding") {
+  TraceWriter trace;
+  const Time a = Time::from_ps(1'000'900);
+  const Time b = Time::from_ps(2'000'400);
+  trace.complete_event("first", "x", 1, 0, a, b - a);
+  trace.complete_event("second", "x", 1, 0, b, Time::from_ps(1'000'000));
+  const auto events = trace.to_json().at("traceEvents");
+  const double end = events[0].at("ts").get<double>() + events[0].at("dur").get<double>();
+  CHECK(events[0].at("ts").get<double>() == 1.0);
+  CHECK(events[0].at("dur").get<double>() == 1.0);
+  CHECK(end <= events[1].at("ts").get<double>());
+  CHECK(trace.to_string().find("\"dur\":1.0,") != std::string::npos);
 }
 
 TEST_CASE("the trace text is the JSON document's compact dump") {
@@ -69,4 +85,21 @@ TEST_CASE("a trace keeps its first event_limit events and says it was truncated"
   CHECK(marker.at("name") == "trace truncated");
   CHECK(marker.at("ts").get<double>() == doctest::Approx(3.0));
   CHECK(marker.at("args").at("dropped_events") == 7);
+}
+
+TEST_CASE("added threads get thread ids unique over the trace, with their names") {
+  TraceWriter trace;
+  const int a = trace.add_thread(1, "compute", 0);
+  const int b = trace.add_thread(2, "compute", 0);
+  const int c = trace.add_thread(1, "anchor", 3000);
+  CHECK(a != b);
+  CHECK(b != c);
+  CHECK(a != c);
+  const auto events = trace.to_json().at("traceEvents");
+  REQUIRE(events.size() == 6);
+  CHECK(events[2].at("name") == "thread_name");
+  CHECK(events[2].at("pid") == 2);
+  CHECK(events[2].at("tid") == b);
+  CHECK(events[2].at("args").at("name") == "compute");
+  CHECK(events[5].at("args").at("sort_index") == 3000);
 }

@@ -42,17 +42,17 @@ def check_shapes(events: list) -> list:
 def check_kinds(events: list) -> list:
     names = {(e["ph"], e.get("name")) for e in events}
     processes = {e["args"]["name"] for e in events if e.get("name") == "process_name"}
-    wanted = [("X", "layer 0"), ("X", "layer 31"), ("X", "decode step"), ("X", "dequantize"), ("X", "merge"),
+    wanted = [("X", "prefill"), ("X", "decode"), ("X", "dequantize"), ("X", "merge"),
+              ("X", "KV"), ("X", "anchor"), ("X", "residual"),
               ("i", "verified"), ("i", "rollback"), ("i", "first token"), ("i", "first commit"),
-              ("i", "request done"), ("C", "class 0 Gb/s"), ("C", "class 1 Gb/s")]
+              ("i", "request done"), ("C", "KV"), ("C", "anchor"), ("C", "residual"), ("C", "waiting")]
     problems = [f"no {kind} event named {name!r}" for kind, name in wanted if (kind, name) not in names]
-    for plane in (0, 1):
-        if not any(ph == "X" and f"plane{plane} " in (n or "") for ph, n in names):
-            problems.append(f"no flow span of plane {plane}")
+    if not any(ph == "C" and "->" in (n or "") for ph, n in names):
+        problems.append("no link utilisation counter")
     for method in ("bf16", "lynx"):
-        for part in ("prefill", "network", "decode"):
-            if f"{method} {part}" not in processes:
-                problems.append(f"no process {method} {part}")
+        for part in ("network", "prefill 0 (ascend-910b, TP1)", "decode 0 (ascend-910b, TP1)"):
+            if f"{method}: {part}" not in processes:
+                problems.append(f"no process {method}: {part}")
     for e in events:
         if e.get("name") in ("verified", "rollback") and not {"drafted", "accepted"} <= set(e["args"]):
             problems.append(f"verification without drafted/accepted: {e}")
