@@ -1,17 +1,32 @@
 #pragma once
 // `lynxsim bench serving`: the speed of the serving simulator on a realistic workload.
 //
-// Runs the full Mooncake conversation hour (scenarios/mooncake-hour-h100-8p8d.json: 12,031
-// requests, 8 prefill and 8 decode H100 instances of Llama-3.1-8B on a 400 Gb/s leaf-spine) once
-// per quickstart method (bf16, int8, int4, lynx) and prints, per method and in total, the wall
-// time, the events executed per wall second and the simulated seconds per wall second. Accuracy
-// is not measured (it would time sim/accuracy, not the simulator): speculative methods run with a
-// fixed acceptance of 0.8, so the figures depend only on the simulator and the machine.
+// First the full Mooncake conversation hour (scenarios/mooncake-hour-h100-8p8d.json: 12,031
+// requests, 8 prefill and 8 decode H100 instances of Llama-3.1-8B on a 400 Gb/s leaf-spine), once
+// per quickstart method (bf16, int8, int4, lynx): per method and in total, the wall time, the
+// process CPU time (lower than the wall time when other programs share the cores), the events
+// executed per wall second and the simulated seconds per wall second.
+// Then the same cluster and methods on longer traces, by default 10k, 100k and 1M requests: the
+// Mooncake hour repeated back to back (copy k arrives k periods later, a period being the hour's
+// span plus one mean inter-arrival gap) and cut at the size. Per size: the wall time of all
+// methods, requests per wall second (requests x methods / wall time), microseconds per request and
+// method (flat when the cost per request does not grow with the trace), and the peak resident
+// memory of the process (getrusage; sizes run in increasing order, so each size's peak is the
+// largest so far, which the growth of memory with the trace makes its own).
+// Accuracy is not measured (it would time sim/accuracy, not the simulator): speculative methods run
+// with a fixed acceptance of 0.8, so the figures depend only on the simulator and the machine.
+
+#include <cstdint>
+#include <vector>
 
 #include "sim/app/data_paths.hpp"
 
 namespace lynxsim::app {
 
-int cmd_bench_serving(const DataPaths& data);
+struct ServingBenchOptions {
+  std::vector<std::int64_t> sizes{10'000, 100'000, 1'000'000};  // requests per scaling point
+};
+
+int cmd_bench_serving(const DataPaths& data, const ServingBenchOptions& options);
 
 }  // namespace lynxsim::app

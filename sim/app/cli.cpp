@@ -91,6 +91,9 @@ void add_bench(CLI::App& app, BenchOptions& o) {
   bench->add_option("--context", o.context, "llm: prompt tokens (default 1024)")->check(CLI::PositiveNumber);
   bench->add_option("--decode", o.decode, "llm: tokens decoded (default 64)")->check(CLI::PositiveNumber);
   bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::PositiveNumber);
+  bench->add_option("--sizes", o.sizes, "serving: trace lengths in requests (default 10000,100000,1000000)")
+      ->delimiter(',')
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
 }
 
 void add_flows(CLI::App& app, FlowsOptions& o) {

@@ -53,6 +53,7 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
   if (what != "llm" && (options.context || options.decode || options.threads)) {
     throw InputError("--context, --decode and --threads apply to `bench llm` only");
   }
+  if (what != "serving" && options.sizes) throw InputError("--sizes applies to `bench serving` only");
   if (what == "kernels") {
     fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(quant::KernelBenchConfig{})));
     bench_cachegen();
@@ -64,7 +65,11 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
     fmt::print("{}", net::format_network_bench(net::run_network_bench(config)));
     return 0;
   }
-  if (what == "serving") return cmd_bench_serving(data);
+  if (what == "serving") {
+    ServingBenchOptions serving;
+    if (options.sizes) serving.sizes = *options.sizes;
+    return cmd_bench_serving(data, serving);
+  }
   if (what == "llm") {
     LlmBenchOptions llm;
     llm.context = options.context.value_or(llm.context);

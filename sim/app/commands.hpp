@@ -82,6 +82,7 @@ struct BenchOptions {
   std::optional<int> context;
   std::optional<int> decode;
   std::optional<int> threads;
+  std::optional<std::vector<std::int64_t>> sizes;
 };
 
 // calibrate-timing: the timing model against the public measurements in data/calibration/timing/.

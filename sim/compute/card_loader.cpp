@@ -71,6 +71,8 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.kernel_launch = Time::from_seconds(r.quantity("kernel_launch", time_what, seconds_of));
   h.scale_up_bandwidth = {r.quantity("scale_up_bandwidth", rate_what, byte_rate)};
   h.scale_up_latency = Time::from_seconds(r.quantity("scale_up_latency", time_what, seconds_of));
+  h.scale_up_step_latency = Time::from_seconds(
+      r.non_negative_quantity("scale_up_step_latency", time_what, seconds_of));
   h.nic_bandwidth = {r.quantity("nic_bandwidth", "a bit rate like \"400Gbps\"", bit_rate)};
 }
 
@@ -86,6 +88,7 @@ void read_engine_fields(CardReader& r, EngineSpec& e) {
   e.step_overhead_per_sequence = time("step_overhead_per_sequence");
   e.cuda_graphs = r.flag("cuda_graphs");
   e.layer_launch_overhead = time("layer_launch_overhead");
+  e.tp_comm_overlap = r.share("tp_comm_overlap");
 }
 
 std::vector<std::filesystem::path> json_files(const std::filesystem::path& dir) {

@@ -10,10 +10,12 @@
 // Hardware profile: {"schema_version": 1, "name", "description", and one object per quantity,
 // {"value": ..., "source": "..."}}: quantities with a unit take a string with that unit ("80GB",
 // "3.35TB/s", "989.4TFLOPS", "30us", "400Gbps"); efficiencies take a number in (0, 1],
-// gemm_half_tokens a number >= 0. Every value needs a non-empty "source" (or "comment") string.
+// gemm_half_tokens a number >= 0, scale_up_step_latency a duration >= 0. Every value needs a
+// non-empty "source" (or "comment") string.
 //
 // Engine profile: {"schema_version": 1, "name", "description", and the EngineSpec fields as
-// {"value", "source"} objects: durations (zero allowed) and "cuda_graphs" a JSON boolean.
+// {"value", "source"} objects: durations (zero allowed), "cuda_graphs" a JSON boolean and
+// "tp_comm_overlap" a number in [0, 1].
 //
 // Unknown keys, missing fields, wrong types, bare numbers where a unit is needed and non-positive
 // values are errors. All errors of one file are collected and thrown together as one CardError whose

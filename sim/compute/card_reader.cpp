@@ -110,6 +110,16 @@ double CardReader::fraction(const std::string& key) {
   return v->get<double>();
 }
 
+double CardReader::share(const std::string& key) {
+  const nlohmann::json* v = quantity_value(key);
+  if (v == nullptr) return 0.0;
+  if (!v->is_number() || !(v->get<double>() >= 0.0) || v->get<double>() > 1.0) {
+    error("/" + key + "/value", "expected a number in [0, 1]");
+    return 0.0;
+  }
+  return v->get<double>();
+}
+
 double CardReader::count(const std::string& key) {
   const nlohmann::json* v = quantity_value(key);
   if (v == nullptr) return 0.0;

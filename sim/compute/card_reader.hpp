@@ -29,6 +29,8 @@ public:
 
   // {"value": number in (0, 1], "source": ...}
   double fraction(const std::string& key);
+  // {"value": number in [0, 1], "source": ...}
+  double share(const std::string& key);
   // {"value": number >= 0, "source": ...}
   double count(const std::string& key);
   // {"value": "<number><unit>", "source": ...}; parse converts the text (throwing on a bad unit)

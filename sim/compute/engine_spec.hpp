@@ -15,6 +15,10 @@
 //   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
 //                        sampling and output processing, not overlapped with the GPU
 //   layer_launch_overhead per layer when cuda_graphs is false (eager launches); zero with graphs
+// Per layer with tensor parallelism (TimingModel::layer_breakdown):
+//   tp_comm_overlap      fraction of the layer's two all-reduces that runs under the layer's GEMM
+//                        and elementwise kernels (async TP, GEMM/collective fusion); the exposed
+//                        time is allreduce - min(tp_comm_overlap * allreduce, gemm + elementwise)
 //
 // A TimingModel built with an engine takes these per-step costs in place of the hardware profile's
 // step_overhead and layer_overhead.
@@ -36,6 +40,7 @@ struct EngineSpec {
   Time step_overhead_per_sequence;
   bool cuda_graphs = true;
   Time layer_launch_overhead;
+  double tp_comm_overlap = 0.0;
 
   // Arrival to prefill start for a prompt of `prompt_tokens`.
   Time request_admission(int prompt_tokens) const {
@@ -47,6 +52,12 @@ struct EngineSpec {
     return step_overhead + step_overhead_per_sequence * sequences;
   }
   Time layer_time() const { return cuda_graphs ? Time::zero() : layer_launch_overhead; }
+  // The part of a layer's all-reduce time `allreduce` left exposed next to `compute` of GEMM and
+  // elementwise kernels.
+  Time exposed_allreduce(Time allreduce, Time compute) const {
+    const Time hidden = Time::from_seconds(tp_comm_overlap * allreduce.seconds());
+    return allreduce - min(hidden, compute);
+  }
 };
 
 }  // namespace lynxsim

@@ -19,7 +19,9 @@
 // attention_floor           fixed GPU time of one attention kernel
 // scale_up_bandwidth        per-direction bandwidth of the intra-node link used by all-reduce
 // scale_up_efficiency       fraction of scale_up_bandwidth a ring all-reduce reaches (bus b/w)
-// scale_up_latency          per-collective latency on that link
+// scale_up_latency          fixed latency of one collective on that link (launch, synchronisation)
+// scale_up_step_latency     latency of one ring step (one hop: send, flag wait, reduce); a ring
+//                           all-reduce over n ranks takes 2 (n - 1) steps
 // nic_bandwidth             scale-out NIC line rate per accelerator
 
 #include <string>
@@ -51,6 +53,7 @@ struct HardwareSpec {
   Time kernel_launch;
   BytesPerSecond scale_up_bandwidth;
   Time scale_up_latency;
+  Time scale_up_step_latency;
   BitsPerSecond nic_bandwidth;
 };
 

@@ -37,7 +37,8 @@ std::vector<Family> families() {
         {"attention_floor", 0.0, 40.0, 0.5, nullptr, &HardwareSpec::attention_floor}}},
       {{"allreduce"},
        {{"scale_up_efficiency", 0.10, 1.00, 0.01, field(&HardwareSpec::scale_up_efficiency)},
-        {"scale_up_latency", 0.0, 80.0, 0.5, nullptr, &HardwareSpec::scale_up_latency}}},
+        {"scale_up_latency", 0.0, 80.0, 0.5, nullptr, &HardwareSpec::scale_up_latency},
+        {"scale_up_step_latency", 0.0, 8.0, 0.1, nullptr, &HardwareSpec::scale_up_step_latency}}},
   };
 }
 

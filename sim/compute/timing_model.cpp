@@ -108,17 +108,21 @@ OpTiming TimingModel::linear_op(double tokens) const {
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
-OpTiming TimingModel::attention_op(std::span<const SequenceChunk> chunks) const {
-  double pairs = 0.0;
-  double kv_read_tokens = 0.0;
-  double new_tokens = 0.0;
+PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
+  PassTotals totals;
   for (const SequenceChunk& c : chunks) {
-    if (c.new_tokens == 0) continue;
-    const double n = c.new_tokens;
-    pairs += n * (c.cached_tokens + n / 2.0);
-    kv_read_tokens += c.cached_tokens + n;
-    new_tokens += n;
+    if (c.new_tokens < 0 || c.cached_tokens < 0) {
+      throw std::invalid_argument("token counts must not be negative");
+    }
+    totals.add(c);
   }
+  return totals;
+}
+
+OpTiming TimingModel::attention_op(const PassTotals& totals) const {
+  const double pairs = totals.attention_pairs;
+  const double kv_read_tokens = totals.kv_read_tokens;
+  const double new_tokens = totals.new_tokens;
   const double hd = model_.head_dim;
   const double flops = 4.0 * hd * heads_per_rank() * pairs;
   const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
@@ -138,17 +142,14 @@ OpTiming TimingModel::elementwise_op(double tokens) const {
 }
 
 LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunks) const {
-  int tokens = 0;
-  for (const SequenceChunk& c : chunks) {
-    if (c.new_tokens < 0 || c.cached_tokens < 0) {
-      throw std::invalid_argument("token counts must not be negative");
-    }
-    tokens += c.new_tokens;
-  }
+  return layer_breakdown(totals_of(chunks));
+}
+
+LayerBreakdown TimingModel::layer_breakdown(const PassTotals& totals) const {
   LayerBreakdown layer;
-  const TokenCosts& costs = token_costs(tokens);
+  const TokenCosts& costs = token_costs(totals.new_tokens);
   layer.linear = costs.linear;
-  layer.attention = attention_op(chunks);
+  layer.attention = attention_op(totals);
   layer.elementwise = costs.elementwise;
   layer.allreduce_time = costs.allreduce_time;
   layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
@@ -161,6 +162,9 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   c.elementwise = elementwise_op(tokens);
   const Bytes activation{static_cast<std::int64_t>(kBf16Bytes * tokens * model_.hidden_size)};
   c.allreduce_time = allreduce_time(activation) * 2;
+  if (engine_) {
+    c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
+  }
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
@@ -195,17 +199,34 @@ OpTiming TimingModel::prefill_layer(int new_tokens, int cached_tokens) const {
 }
 
 OpTiming TimingModel::pass(std::span<const SequenceChunk> chunks, int logit_rows) const {
-  const LayerBreakdown layer = layer_breakdown(chunks);
+  return pass(totals_of(chunks), logit_rows);
+}
+
+OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
+  const LayerBreakdown layer = layer_breakdown(totals);
   const int layers = model_.num_layers;
   const OpTiming linear = scaled(layer.linear, layers);
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time step = engine_ ? engine_->step_time(static_cast<int>(chunks.size())) : hw_.step_overhead;
+  const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
   const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
           dominant({linear, attention, elementwise, head})};
+}
+
+Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
+  const TokenCosts& costs = token_costs(totals.new_tokens);
+  const Time overhead = engine_ ? engine_->layer_time() : hw_.layer_overhead;
+  const Time layer = costs.linear.time + attention_op(totals).time + costs.elementwise.time +
+                     costs.allreduce_time + overhead;
+  const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
+  return layer * model_.num_layers + lm_head(logit_rows).time + step;
+}
+
+Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {
+  return rows == plain.sequences ? pass_time(plain, rows) : pass_time(verifying, rows);
 }
 
 OpTiming TimingModel::prefill(int tokens) const {
@@ -216,10 +237,12 @@ OpTiming TimingModel::prefill(int tokens) const {
 
 OpTiming TimingModel::decode_step(std::span<const int> kv_lengths) const {
   if (kv_lengths.empty()) throw std::invalid_argument("decode step needs at least one sequence");
-  thread_local std::vector<SequenceChunk> chunks;
-  chunks.clear();
-  for (int length : kv_lengths) chunks.push_back({1, length});
-  return pass(chunks, static_cast<int>(chunks.size()));
+  PassTotals totals;
+  for (int length : kv_lengths) {
+    if (length < 0) throw std::invalid_argument("token counts must not be negative");
+    totals.add({1, length});
+  }
+  return pass(totals, totals.sequences);
 }
 
 OpTiming TimingModel::verify(int draft_tokens, int context_tokens) const {
@@ -230,24 +253,26 @@ OpTiming TimingModel::verify(int draft_tokens, int context_tokens) const {
 
 OpTiming TimingModel::verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const {
   if (drafts.size() != kv_lengths.size()) throw std::invalid_argument("one draft count per sequence");
-  thread_local std::vector<SequenceChunk> plain;
-  thread_local std::vector<SequenceChunk> verifying;
-  plain.clear();
-  verifying.clear();
+  if (kv_lengths.empty()) throw std::invalid_argument("decode step needs at least one sequence");
+  PassTotals plain;
+  PassTotals verifying;
   int rows = 0;
   for (std::size_t i = 0; i < kv_lengths.size(); ++i) {
     const int k = drafts[i];
     if (k < 0 || k > kv_lengths[i]) throw std::invalid_argument("drafts must lie within the KV length");
-    plain.push_back({1, kv_lengths[i]});
-    verifying.push_back({k + 1, kv_lengths[i] - k});
+    plain.add({1, kv_lengths[i]});
+    verifying.add({k + 1, kv_lengths[i] - k});
     rows += k + 1;
   }
-  const OpTiming base = decode_step(kv_lengths);
-  if (rows == static_cast<int>(plain.size())) return base;
+  return verify_step(plain, verifying, rows);
+}
+
+OpTiming TimingModel::verify_step(const PassTotals& plain, const PassTotals& verifying, int rows) const {
+  const OpTiming base = pass(plain, plain.sequences);
+  if (rows == plain.sequences) return base;
   const OpTiming with = pass(verifying, rows);
-  const OpTiming without = pass(plain, static_cast<int>(plain.size()));
-  return {base.time + (with.time - without.time), base.flops + with.flops - without.flops,
-          base.bytes + with.bytes - without.bytes, with.bound};
+  return {base.time + (with.time - base.time), base.flops + with.flops - base.flops,
+          base.bytes + with.bytes - base.bytes, with.bound};
 }
 
 Time TimingModel::kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const {
@@ -262,8 +287,8 @@ Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes)
   if (ranks <= 1) return Time::zero();
   const double factor = 2.0 * (ranks - 1) / ranks;
   const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
-  return Time::from_seconds(factor * bytes.as_double() / bus) +
-         hw.scale_up_latency;
+  return Time::from_seconds(factor * bytes.as_double() / bus) + hw.scale_up_latency +
+         hw.scale_up_step_latency * (2 * (ranks - 1));
 }
 
 }  // namespace lynxsim

@@ -33,9 +33,13 @@
 //                      RoPE, activation, two residual adds)
 // An operator is compute-bound when its compute term is the larger. A layer adds its fixed cost
 // and, when t > 1, two ring all-reduces (after attention and after the MLP) of the N * hidden BF16
-// activations on the scale-up link at its bus bandwidth:
+// activations on the scale-up link at its bus bandwidth, 2 (t - 1) ring steps (reduce-scatter,
+// then all-gather) each with a hop latency:
 //   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
-//                  + scale_up_latency.
+//                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency.
+// With an engine whose tp_comm_overlap is o > 0, o of the two all-reduces runs under the layer's
+// GEMM and elementwise kernels: exposed = allreduce - min(o * allreduce, linear + elementwise)
+// (engine_spec.hpp); without one, or with o = 0, nothing overlaps.
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
 // A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
@@ -65,7 +69,8 @@
 //   kernel_time = launches * kernel_launch + (bytes_in + bytes_out) / (HBM * kernel_memory_efficiency)
 //
 // Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
-// no overlap of communication with compute, no pipeline parallelism. Units: seconds inside, Time out.
+// communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
+// parallelism. Units: seconds inside, Time out.
 
 #include <optional>
 #include <span>
@@ -94,6 +99,25 @@ struct OpTiming {
 struct SequenceChunk {
   int new_tokens = 0;
   int cached_tokens = 0;
+};
+
+// The sums over a pass's chunks, which is all the roofline above depends on: a caller that keeps
+// them (a decode batch) times a pass without building a list of chunks. add() accumulates in the
+// order attention_op does, so a pass timed from totals equals the one timed from its chunks, bit
+// for bit. Chunks without new tokens read nothing and are not counted.
+struct PassTotals {
+  int sequences = 0;            // chunks (an engine's per-step cost depends on their number)
+  int new_tokens = 0;           // N = sum n_i
+  double attention_pairs = 0.0; // sum n_i * (c_i + n_i / 2)
+  double kv_read_tokens = 0.0;  // sum (c_i + n_i)
+  void add(SequenceChunk c) {
+    ++sequences;
+    if (c.new_tokens == 0) return;
+    const double n = c.new_tokens;
+    new_tokens += c.new_tokens;
+    attention_pairs += n * (c.cached_tokens + n / 2.0);
+    kv_read_tokens += c.cached_tokens + n;
+  }
 };
 
 // One layer on one TP rank. flops and bytes are per rank.
@@ -128,6 +152,17 @@ public:
   OpTiming verify_step(std::span<const int> kv_lengths, std::span<const int> drafts) const;
   // Any batch of chunks (chunked prefill mixed with decode): all layers, LM head, step overhead.
   OpTiming pass(std::span<const SequenceChunk> chunks, int logit_rows) const;
+  // The same from the chunks' totals.
+  OpTiming pass(const PassTotals& totals, int logit_rows) const;
+  // verify_step from the totals of the plain batch ({1, c_i + k_i} per sequence) and of the batch
+  // with verifying chunks ({k_i + 1, c_i}), `rows` = sum (k_i + 1) logit rows.
+  OpTiming verify_step(const PassTotals& plain, const PassTotals& verifying, int rows) const;
+  // The .time of pass() and verify_step() alone, without their FLOP and byte counts (a serving
+  // run asks for millions of step times). Times are integer picoseconds, so verify_step's
+  // decode_step + pass(verifying) - pass(plain) is exactly pass(verifying) when some sequence
+  // verifies, and decode_step otherwise.
+  Time pass_time(const PassTotals& totals, int logit_rows) const;
+  Time verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const;
 
   LayerBreakdown layer_breakdown(std::span<const SequenceChunk> chunks) const;
   OpTiming lm_head(int logit_rows) const;
@@ -167,7 +202,9 @@ private:
   OpTiming compute_lm_head(int logit_rows) const;
 
   OpTiming linear_op(double tokens) const;
-  OpTiming attention_op(std::span<const SequenceChunk> chunks) const;
+  OpTiming attention_op(const PassTotals& totals) const;
+  LayerBreakdown layer_breakdown(const PassTotals& totals) const;
+  static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   OpTiming elementwise_op(double tokens) const;
   OpTiming roofline(double flops, double bytes, double compute_efficiency, double memory_efficiency,
                     Time floor) const;

@@ -1,5 +1,6 @@
 #include "sim/core/event_queue.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -70,8 +71,11 @@ void EventQueue::remove_at(std::size_t pos) {
   heap_.pop_back();
   if (pos == heap_.size()) return;
   place(pos, last);
-  sift_up(pos);
-  sift_down(slots_[last.slot].heap_pos);
+  if (pos > 0 && before(last, heap_[(pos - 1) / kArity])) {
+    sift_up(pos);
+  } else {
+    sift_down(pos);
+  }
 }
 
 void EventQueue::place(std::size_t pos, const Entry& e) {
@@ -82,7 +86,7 @@ void EventQueue::place(std::size_t pos, const Entry& e) {
 void EventQueue::sift_up(std::size_t pos) {
   const Entry e = heap_[pos];
   while (pos > 0) {
-    const std::size_t parent = (pos - 1) / 2;
+    const std::size_t parent = (pos - 1) / kArity;
     if (!before(e, heap_[parent])) break;
     place(pos, heap_[parent]);
     pos = parent;
@@ -94,9 +98,13 @@ void EventQueue::sift_down(std::size_t pos) {
   const Entry e = heap_[pos];
   const std::size_t n = heap_.size();
   while (true) {
-    std::size_t child = 2 * pos + 1;
-    if (child >= n) break;
-    if (child + 1 < n && before(heap_[child + 1], heap_[child])) ++child;
+    const std::size_t first = kArity * pos + 1;
+    if (first >= n) break;
+    const std::size_t end = std::min(first + kArity, n);
+    std::size_t child = first;
+    for (std::size_t c = first + 1; c < end; ++c) {
+      child = before(heap_[c], heap_[child]) ? c : child;
+    }
     if (!before(heap_[child], e)) break;
     place(pos, heap_[child]);
     pos = child;

@@ -3,8 +3,10 @@
 //
 // Events are ordered by (time, sequence number); the sequence number is assigned at insertion, so
 // two events at the same picosecond fire in the order they were scheduled and a run is reproducible
-// bit for bit. The queue is an indexed binary heap: push, pop and cancel are O(log n), and each
-// event's heap position is tracked in a slot table so that cancellation needs no search. An EventId
+// bit for bit. The queue is an indexed 4-ary heap (half the depth of a binary one, and the four
+// children of a node share a cache line or two): push, pop and cancel are O(log n), and each event's
+// heap position is tracked in a slot table so that cancellation needs no search. Since (time,
+// sequence) is a strict total order, the firing order does not depend on the heap's shape. An EventId
 // stays valid until its event fires or is cancelled; slots are reused, and a generation counter makes
 // a stale id harmless (cancel returns false).
 //
@@ -60,8 +62,11 @@ private:
     std::uint32_t generation = 0;
   };
 
+  static constexpr std::size_t kArity = 4;
   static bool before(const Entry& a, const Entry& b) {
-    return a.at != b.at ? a.at < b.at : a.sequence < b.sequence;
+    const std::int64_t x = a.at.ps();
+    const std::int64_t y = b.at.ps();
+    return (x < y) | ((x == y) & (a.sequence < b.sequence));
   }
   void place(std::size_t pos, const Entry& e);
   void sift_up(std::size_t pos);

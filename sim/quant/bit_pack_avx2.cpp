@@ -1,9 +1,7 @@
 // AVX2 plane packers for widths 1, 2, 4 and 8 (bit_pack.hpp gives the bit-stream layout), 32 codes
 // per step. Extraction of a plane, (code >> shift) & (2^w − 1), shifts 16-bit lanes and masks bytes
-// (the bits pulled in from the neighbouring byte are masked off because w + shift <= 8). Packing:
-//   w = 8: the masked bytes;  w = 1: movemask of bit `shift` moved to bit 7;
-//   w = 4: maddubs with (1, 16) joins byte pairs, a byte shuffle and a lane permute compact them;
-//   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane.
+// (the bits pulled in from the neighbouring byte are masked off because w + shift <= 8); the packing
+// of one register of codes is avx2_codes.hpp's pack_plane32.
 // Unpacking spreads the fields back with zero extension, shifts and masks (w = 1: byte broadcast and
 // a bit test) and ORs them, shifted into place, into the code bytes.
 
@@ -11,7 +9,7 @@
 
 #if defined(LYNXSIM_QUANT_AVX2_KERNELS)
 
-#include <immintrin.h>
+#include "sim/quant/avx2_codes.hpp"
 
 #include <cstring>
 
@@ -20,55 +18,12 @@
 namespace lynxsim::quant {
 namespace {
 
-LYNXSIM_AVX2 inline __m256i plane_of(const std::uint8_t* codes, __m128i shift, __m256i mask) {
-  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes));
-  return _mm256_and_si256(_mm256_srl_epi16(v, shift), mask);
-}
-
-LYNXSIM_AVX2 inline void store_low16(std::uint8_t* out, __m256i compact_lanes) {
-  const __m256i joined = _mm256_permute4x64_epi64(compact_lanes, 0x08);
-  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
-}
-
-LYNXSIM_AVX2 inline void store_low8(std::uint8_t* out, __m256i compact_lanes) {
-  const __m256i joined = _mm256_permutevar8x32_epi32(compact_lanes, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4));
-  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
-}
-
-template <int Bits>
-LYNXSIM_AVX2 inline void pack_step(const std::uint8_t* codes, __m256i p, int shift, std::uint8_t* out) {
-  if constexpr (Bits == 8) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), p);
-  } else if constexpr (Bits == 4) {
-    const __m256i pairs = _mm256_maddubs_epi16(p, _mm256_set1_epi16(0x1001));
-    store_low16(out, _mm256_shuffle_epi8(pairs, _mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1,
-                                                                 -1, -1, 0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1,
-                                                                 -1, -1, -1, -1)));
-  } else if constexpr (Bits == 2) {
-    const __m256i pairs = _mm256_maddubs_epi16(p, _mm256_set1_epi16(0x0401));
-    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00100001));
-    store_low8(out, _mm256_shuffle_epi8(quads, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                                -1, -1, 0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1,
-                                                                -1, -1, -1, -1)));
-  } else {
-    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes));
-    const auto word =
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_sll_epi16(v, _mm_cvtsi32_si128(7 - shift))));
-    std::memcpy(out, &word, sizeof word);
-  }
-}
-
 template <int Bits>
 LYNXSIM_AVX2 std::size_t pack_vectors(const std::uint8_t* codes, std::size_t n, int shift, std::uint8_t* out) {
-  const __m128i count = _mm_cvtsi32_si128(shift);
-  const __m256i mask = _mm256_set1_epi8(static_cast<char>((1 << Bits) - 1));
   std::size_t i = 0;
   for (; i + 32 <= n; i += 32) {
-    __m256i p = mask;
-    if constexpr (Bits != 1) {
-      p = plane_of(codes + i, count, mask);
-    }
-    pack_step<Bits>(codes + i, p, shift, out + i * Bits / 8);
+    avx2::pack_plane32<Bits>(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(codes + i)), shift,
+                             out + i * Bits / 8);
   }
   return i;
 }

@@ -11,6 +11,7 @@
 #include <cstdint>
 
 #include "sim/quant/quant_config.hpp"
+#include "sim/quant/span_kernels.hpp"
 #include "sim/quant/tensor_view.hpp"
 
 namespace lynxsim::quant {
@@ -27,6 +28,14 @@ using ConstBlockMetadata = BasicBlockMetadata<const std::uint16_t>;
 
 void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
                         std::uint8_t* codes);
+
+// Quantizes per-token rows straight into bit planes (span_kernels.hpp's PlaneTargets; plane p's out
+// points at the plane code of row token_begin's first element), without a code buffer. Applies when
+// planes_on_byte_boundaries(): per-token groups, every group starting on a multiple of 8 elements
+// (channels and group size multiples of 8, or one group per row), plane widths 1, 2, 4 or 8.
+bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const PlaneTargets& planes);
+void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
+                             const PlaneTargets& planes);
 
 // x̂ = (q + level_offset)·s + m. level_offset = 0 is plain dequantization; codes holding only the
 // first planes (low bits zero) with level_offset = (2^(b−a) − 1)/2 give the bucket-middle

@@ -61,6 +61,25 @@ QuantizedBlock metadata_block(const PlaneEncoded& encoded) {
   return block;
 }
 
+// Per-channel groups and plane widths other than 1, 2, 4, 8: quantize chunks of rows into a code
+// buffer, then pack each plane from it.
+void quantize_then_pack(BlockView input, const BlockMetadata& meta, const PlaneSplit& split, PlaneEncoded& encoded) {
+  const int step = chunk_tokens(*meta.config);
+  const auto channels = static_cast<std::size_t>(input.channels);
+  std::vector<std::uint8_t> codes(static_cast<std::size_t>(step) * channels);
+  for (int t0 = 0; t0 < input.tokens; t0 += step) {
+    const int t1 = std::min(input.tokens, t0 + step);
+    quantize_rows_fast(input, meta, t0, t1, codes.data());
+    const std::size_t first = static_cast<std::size_t>(t0) * channels;
+    const std::size_t count = static_cast<std::size_t>(t1 - t0) * channels;
+    for (int p = 0; p < split.num_planes(); ++p) {
+      const int bits = split.bits[static_cast<std::size_t>(p)];
+      std::uint8_t* out = encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p);
+      pack_shifted_into(codes.data(), count, split.shift_of(p), bits, out + first * static_cast<std::size_t>(bits) / 8);
+    }
+  }
+}
+
 }  // namespace
 
 void write_plane_metadata(std::span<const std::uint16_t> scales, std::span<const std::uint16_t> mins,
@@ -175,19 +194,16 @@ void encode_planes_fast_into(BlockView input, const QuantConfig& config, const P
   std::vector<std::uint16_t> scales(layout.num_groups());
   std::vector<std::uint16_t> mins(layout.num_groups());
   const BlockMetadata meta{&config, &layout, scales.data(), mins.data()};
-  const int step = chunk_tokens(config);
-  const auto channels = static_cast<std::size_t>(input.channels);
-  std::vector<std::uint8_t> codes(static_cast<std::size_t>(step) * channels);
-  for (int t0 = 0; t0 < input.tokens; t0 += step) {
-    const int t1 = std::min(input.tokens, t0 + step);
-    quantize_rows_fast(input, meta, t0, t1, codes.data());
-    const std::size_t first = static_cast<std::size_t>(t0) * channels;
-    const std::size_t count = static_cast<std::size_t>(t1 - t0) * channels;
-    for (int p = 0; p < split.num_planes(); ++p) {
-      const int bits = split.bits[static_cast<std::size_t>(p)];
-      std::uint8_t* out = encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p);
-      pack_shifted_into(codes.data(), count, split.shift_of(p), bits, out + first * static_cast<std::size_t>(bits) / 8);
-    }
+  PlaneTargets targets;
+  targets.count = split.num_planes();
+  for (int p = 0; p < targets.count; ++p) {
+    targets.plane[p] = {encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p),
+                        split.shift_of(p), split.bits[static_cast<std::size_t>(p)]};
+  }
+  if (planes_on_byte_boundaries(config, input.channels, targets)) {
+    quantize_rows_to_planes(input, meta, 0, input.tokens, targets);
+  } else {
+    quantize_then_pack(input, meta, split, encoded);
   }
   write_plane_metadata(scales, mins, encoded.planes.front());
 }

@@ -3,6 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "sim/quant/bit_pack.hpp"
 #include "sim/quant/fast_kernels.hpp"
 #include "sim/quant/input_check.hpp"
 #include "sim/quant/quantize.hpp"
@@ -42,10 +43,11 @@ private:
   std::size_t offset_ = 0;  // first channel of the group
 };
 
-void quantize_rows_per_token(const SpanKernels& k, BlockView input, const BlockMetadata& meta, int token_begin,
-                             int token_end, std::uint8_t* codes) {
+// emit(x, element, n, min, inv_scale) quantizes the n floats of one group, x = the group's first input.
+template <typename Emit>
+void per_token_groups(const SpanKernels& k, BlockView input, const BlockMetadata& meta, int token_begin,
+                      int token_end, const Emit& emit) {
   const GroupLayout& layout = *meta.layout;
-  const auto max_code = static_cast<float>(meta.config->max_code());
   const std::size_t first = static_cast<std::size_t>(token_begin) * static_cast<std::size_t>(layout.groups_per_row);
   const std::size_t count = static_cast<std::size_t>(token_end - token_begin) * static_cast<std::size_t>(layout.groups_per_row);
   float lo[kBatchGroups];
@@ -67,8 +69,34 @@ void quantize_rows_per_token(const SpanKernels& k, BlockView input, const BlockM
     k.group_params(lo, hi, n, *meta.config,
                    GroupParamArrays{meta.scales + first + b0, meta.mins + first + b0, mins, inv});
     for (std::size_t j = 0; j < n; ++j, quant.next()) {
-      k.quantize_span(x + quant.element(), quant.size(), mins[j], inv[j], max_code, codes + quant.element());
+      emit(x + quant.element(), quant.element(), quant.size(), mins[j], inv[j]);
     }
+  }
+}
+
+void quantize_rows_per_token(const SpanKernels& k, BlockView input, const BlockMetadata& meta, int token_begin,
+                             int token_end, std::uint8_t* codes) {
+  const auto max_code = static_cast<float>(meta.config->max_code());
+  per_token_groups(k, input, meta, token_begin, token_end,
+                   [&](const float* x, std::size_t element, std::size_t n, float min, float inv_scale) {
+                     k.quantize_span(x, n, min, inv_scale, max_code, codes + element);
+                   });
+}
+
+// The codes of one group into every plane: the vector kernel's leading multiple of 32, then the rest
+// through a small code buffer and the plane packers.
+void quantize_group_to_planes(const SpanKernels& k, const float* x, std::size_t n, float min, float inv_scale,
+                              float max_code, const PlaneTargets& planes) {
+  constexpr std::size_t kTail = 256;
+  std::uint8_t codes[kTail];
+  for (std::size_t done = k.quantize_planes(x, n, min, inv_scale, max_code, planes); done < n;) {
+    const std::size_t step = std::min(kTail, n - done);
+    k.quantize_span(x + done, step, min, inv_scale, max_code, codes);
+    for (int p = 0; p < planes.count; ++p) {
+      const PlaneTarget& t = planes.plane[p];
+      pack_shifted_into(codes, step, t.shift, t.bits, t.out + done * static_cast<std::size_t>(t.bits) / 8);
+    }
+    done += step;
   }
 }
 
@@ -151,6 +179,37 @@ void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_be
   } else {
     quantize_rows_per_channel(k, input, meta, token_begin, token_end, codes);
   }
+}
+
+bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const PlaneTargets& planes) {
+  if (config.group_axis != GroupAxis::per_token || channels % 8 != 0 ||
+      (config.group_size % 8 != 0 && config.group_size < channels)) {
+    return false;
+  }
+  for (int p = 0; p < planes.count; ++p) {
+    const int w = planes.plane[p].bits;
+    if (w != 1 && w != 2 && w != 4 && w != 8) {
+      return false;
+    }
+  }
+  return true;
+}
+
+void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
+                             const PlaneTargets& planes) {
+  if (input.channels == 0 || token_end <= token_begin) {
+    return;
+  }
+  const SpanKernels& k = span_kernels();
+  const auto max_code = static_cast<float>(meta.config->max_code());
+  per_token_groups(k, input, meta, token_begin, token_end,
+                   [&](const float* x, std::size_t element, std::size_t n, float min, float inv_scale) {
+                     PlaneTargets at = planes;
+                     for (int p = 0; p < at.count; ++p) {
+                       at.plane[p].out += element * static_cast<std::size_t>(at.plane[p].bits) / 8;
+                     }
+                     quantize_group_to_planes(k, x, n, min, inv_scale, max_code, at);
+                   });
 }
 
 void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& meta, int token_begin, int token_end,

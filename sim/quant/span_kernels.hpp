@@ -12,6 +12,11 @@
 //   params_from_bits: float32 scale and min of n groups from their fp16 bits;
 //   quantize_*:       q = clamp(round_half_even((x − m)·(1/s)), 0, max_code);
 //   dequantize_*:     x̂ = (q + offset)·s + m;
+//   quantize_planes:  the codes of quantize_span written straight into planes: plane p receives
+//                     (q >> shift_p) & (2^w_p − 1) packed as bit_pack.hpp lays it out, starting at
+//                     planes.plane[p].out (whole bytes: the caller starts on a byte boundary of every
+//                     plane); widths 1, 2, 4 and 8 only. Returns how many leading codes it handled (a
+//                     multiple of 32, possibly 0); the caller finishes the rest;
 //   pack_shifted / unpack_merge: the leading codes of bit_pack.hpp's fused plane kernels; they return
 //                     how many codes they handled (a multiple of 8, so the rest starts on a byte),
 //                     possibly 0, and the caller finishes the rest.
@@ -34,6 +39,17 @@ struct GroupParamArrays {
   float* inv_scales = nullptr;
 };
 
+struct PlaneTarget {
+  std::uint8_t* out = nullptr;
+  int shift = 0;
+  int bits = 0;
+};
+
+struct PlaneTargets {
+  PlaneTarget plane[8];
+  int count = 0;
+};
+
 struct SpanKernels {
   bool (*extremes)(const float* x, std::size_t n, float* lo, float* hi);
   bool (*extremes_update)(const float* x, std::size_t n, float* lo, float* hi);
@@ -45,6 +61,8 @@ struct SpanKernels {
                         std::uint8_t* out);
   void (*quantize_span_per_channel)(const float* x, std::size_t n, const float* mins, const float* inv_scales,
                                     float max_code, std::uint8_t* out);
+  std::size_t (*quantize_planes)(const float* x, std::size_t n, float min, float inv_scale, float max_code,
+                                 const PlaneTargets& planes);
   void (*dequantize_span)(const std::uint8_t* codes, std::size_t n, float offset, float scale, float min,
                           float* out);
   void (*dequantize_span_per_channel)(const std::uint8_t* codes, std::size_t n, float offset, const float* scales,

@@ -14,7 +14,8 @@
 #if defined(LYNXSIM_QUANT_AVX2_KERNELS)
 
 #include <cpuid.h>
-#include <immintrin.h>
+
+#include "sim/quant/avx2_codes.hpp"
 
 #include <cmath>
 
@@ -178,15 +179,10 @@ LYNXSIM_AVX2 void params_from_bits(const std::uint16_t* scale_bits, const std::u
   }
 }
 
-LYNXSIM_AVX2 inline __m256i level_of(__m256 x, __m256 min, __m256 inv_scale, __m256 max_code) {
-  const __m256 v = _mm256_mul_ps(_mm256_sub_ps(x, min), inv_scale);
-  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), max_code));
-}
+using avx2::level_of;
 
 LYNXSIM_AVX2 inline void store_codes32(std::uint8_t* out, __m256i q0, __m256i q1, __m256i q2, __m256i q3) {
-  const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3));
-  const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
-  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), ordered);
+  _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), avx2::bytes_of(q0, q1, q2, q3));
 }
 
 LYNXSIM_AVX2 inline std::uint8_t code_scalar(float x, float min, float inv_scale, float max_code) {
@@ -226,6 +222,59 @@ LYNXSIM_AVX2 void quantize_span_per_channel(const float* x, std::size_t n, const
   for (; i < n; ++i) {
     out[i] = code_scalar(x[i], mins[i], inv_scales[i], max_code);
   }
+}
+
+template <int... Widths>
+LYNXSIM_AVX2 std::size_t quantize_planes_of(const float* x, std::size_t n, float min, float inv_scale,
+                                            float max_code, const PlaneTargets& planes) {
+  const __m256 vmin = _mm256_set1_ps(min);
+  const __m256 vinv = _mm256_set1_ps(inv_scale);
+  const __m256 vmax = _mm256_set1_ps(max_code);
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i codes = avx2::codes32(x + i, vmin, vinv, vmax);
+    int p = 0;
+    ((avx2::pack_plane32<Widths>(codes, planes.plane[p].shift, planes.plane[p].out + i * Widths / 8), ++p), ...);
+  }
+  return i;
+}
+
+LYNXSIM_AVX2 void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_t i) {
+  switch (t.bits) {
+    case 1: avx2::pack_plane32<1>(codes, t.shift, t.out + i / 8); break;
+    case 2: avx2::pack_plane32<2>(codes, t.shift, t.out + i / 4); break;
+    case 4: avx2::pack_plane32<4>(codes, t.shift, t.out + i / 2); break;
+    default: avx2::pack_plane32<8>(codes, t.shift, t.out + i); break;
+  }
+}
+
+// Specialized loops for the one-plane 8-bit code and Lynx's 4+4 split; any other mix of widths 1, 2,
+// 4 and 8 dispatches per plane and step.
+LYNXSIM_AVX2 std::size_t quantize_planes(const float* x, std::size_t n, float min, float inv_scale, float max_code,
+                                         const PlaneTargets& planes) {
+  for (int p = 0; p < planes.count; ++p) {
+    const int w = planes.plane[p].bits;
+    if (w != 1 && w != 2 && w != 4 && w != 8) {
+      return 0;
+    }
+  }
+  if (planes.count == 1 && planes.plane[0].bits == 8) {
+    return quantize_planes_of<8>(x, n, min, inv_scale, max_code, planes);
+  }
+  if (planes.count == 2 && planes.plane[0].bits == 4 && planes.plane[1].bits == 4) {
+    return quantize_planes_of<4, 4>(x, n, min, inv_scale, max_code, planes);
+  }
+  const __m256 vmin = _mm256_set1_ps(min);
+  const __m256 vinv = _mm256_set1_ps(inv_scale);
+  const __m256 vmax = _mm256_set1_ps(max_code);
+  std::size_t i = 0;
+  for (; i + 32 <= n; i += 32) {
+    const __m256i codes = avx2::codes32(x + i, vmin, vinv, vmax);
+    for (int p = 0; p < planes.count; ++p) {
+      pack_any_plane(codes, planes.plane[p], i);
+    }
+  }
+  return i;
 }
 
 LYNXSIM_AVX2 inline __m256 levels8(const std::uint8_t* codes, __m256 offset) {
@@ -271,8 +320,8 @@ bool cpu_has_avx2_kernels() {
 const SpanKernels& avx2_span_kernels() {
   static const SpanKernels kernels{extremes,          extremes_update,           group_params,
                                    params_from_bits,  quantize_span,             quantize_span_per_channel,
-                                   dequantize_span,   dequantize_span_per_channel, pack_shifted_avx2,
-                                   unpack_merge_avx2};
+                                   quantize_planes,   dequantize_span,           dequantize_span_per_channel,
+                                   pack_shifted_avx2, unpack_merge_avx2};
   return kernels;
 }
 

@@ -117,6 +117,11 @@ void dequantize_span_per_channel(const std::uint8_t* codes, std::size_t n, float
   }
 }
 
+std::size_t no_planes(const float* /*x*/, std::size_t /*n*/, float /*min*/, float /*inv_scale*/,
+                      float /*max_code*/, const PlaneTargets& /*planes*/) {
+  return 0;
+}
+
 std::size_t no_codes(const std::uint8_t* /*in*/, std::size_t /*n*/, int /*a*/, int /*b*/, std::uint8_t* /*out*/) {
   return 0;
 }
@@ -126,8 +131,8 @@ std::size_t no_codes(const std::uint8_t* /*in*/, std::size_t /*n*/, int /*a*/, i
 const SpanKernels& portable_span_kernels() {
   static const SpanKernels kernels{extremes,          extremes_update,           group_params,
                                    params_from_bits,  quantize_span,             quantize_span_per_channel,
-                                   dequantize_span,   dequantize_span_per_channel, no_codes,
-                                   no_codes};
+                                   no_planes,         dequantize_span,           dequantize_span_per_channel,
+                                   no_codes,          no_codes};
   return kernels;
 }
 

@@ -118,7 +118,7 @@ constexpr std::array kServing{
           .doc = "integrate link loads for utilisation figures", .default_json = "true"},
     Field{.key = "engine",
           .doc = "a serving-engine profile name from `configs/engines/` (`vllm`, "
-                 "`vllm-fast-handover`, `sglang`, `ideal`) or an inline profile object",
+                 "`vllm-fast-handover`, `sglang`, `mindie`, `ideal`) or an inline profile object",
           .default_json = "\"vllm\""},
 };
 

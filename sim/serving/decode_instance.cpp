@@ -121,31 +121,40 @@ void DecodeInstance::maybe_start_step() {
   admit_waiting();
   if (batch_.empty()) return;
   stepping_ = true;
-  const Time started = sim_.now();
-  kernels_.forget_before(started);
-  const Time work = step_time();
-  sim_.schedule_in(work, [this, started, work] { step_work_done(started, work); });
+  step_started_ = sim_.now();
+  kernels_.forget_before(step_started_);
+  step_work_ = step_time();
+  sim_.schedule_in(step_work_, [this] { step_work_done(); });
 }
 
 Time DecodeInstance::step_time() {
   using Kind = RequestState::StepKind;
-  lengths_.clear();
-  verifying_drafts_.clear();
+  PassTotals plain;
+  int rows = 0;
   for (RequestState* r : batch_) {
-    lengths_.push_back(r->kv_length());
     r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
-    verifying_drafts_.push_back(r->step_kind == Kind::verify ? r->drafts : 0);
+    plain.add({1, r->kv_length()});
+    rows += r->step_kind == Kind::verify ? r->drafts + 1 : 1;
   }
-  return timing_.verify_step(lengths_, verifying_drafts_).time;
+  PassTotals verifying;
+  if (rows != plain.sequences) {
+    for (const RequestState* r : batch_) {
+      const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
+      const int length = r->kv_length();
+      if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
+      verifying.add({drafts + 1, length - drafts});
+    }
+  }
+  return timing_.verify_step_time(plain, verifying, rows);
 }
 
-void DecodeInstance::step_work_done(Time started, Time work) {
-  const Time end = started + work + kernels_.busy_within(started, sim_.now());
+void DecodeInstance::step_work_done() {
+  const Time end = step_started_ + step_work_ + kernels_.busy_within(step_started_, sim_.now());
   if (end > sim_.now()) {
-    sim_.schedule_at(end, [this, started, work] { step_work_done(started, work); });
+    sim_.schedule_at(end, [this] { step_work_done(); });
     return;
   }
-  end_step(started);
+  end_step(step_started_);
 }
 
 void DecodeInstance::end_step(Time started) {

@@ -87,7 +87,7 @@ private:
   Time blocked_clock() const;
   void maybe_start_step();
   Time step_time();
-  void step_work_done(Time started, Time work);
+  void step_work_done();
   void end_step(Time started);
   void advance(RequestState& request);
   void verify(RequestState& request);
@@ -108,10 +108,10 @@ private:
   std::deque<RequestState*> rejoining_;
   std::deque<RequestState*> waiting_;
   std::vector<RequestState*> batch_;
-  std::vector<int> lengths_;
-  std::vector<int> verifying_drafts_;
   int published_waiting_ = 0;
   bool stepping_ = false;
+  Time step_started_;  // the step in progress: its start and its GPU work without KV kernels
+  Time step_work_;
   bool blocked_ = false;
   Time blocked_since_;
   Time blocked_total_;

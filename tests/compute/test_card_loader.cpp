@@ -159,6 +159,7 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(vllm.decode_handover() > engine("vllm-fast-handover").decode_handover());
   CHECK(vllm.step_time(64) > vllm.step_time(1));
   CHECK(engine("sglang").step_time(64) == Time::zero());
+  CHECK(engine("mindie").step_time(300) > vllm.step_time(300));
 }
 
 TEST_CASE("an engine profile rejects negative durations, non-boolean flags and missing sources") {
@@ -167,11 +168,13 @@ TEST_CASE("an engine profile rejects negative durations, non-boolean flags and m
   j["kv_connector_setup"]["value"] = "-3ms";
   j["cuda_graphs"]["value"] = "yes";
   j["step_overhead"].erase("source");
+  j["tp_comm_overlap"]["value"] = 1.5;
   const fs::path path = scratch_file("bad_engine.json", j.dump());
   const std::string message = error_of([&] { load_engine_profile(path); });
   CHECK(message.find(path.string() + ": /kv_connector_setup/value") != std::string::npos);
   CHECK(message.find("/cuda_graphs/value: expected true or false") != std::string::npos);
   CHECK(message.find("/step_overhead/source: missing field") != std::string::npos);
+  CHECK(message.find("/tp_comm_overlap/value: expected a number in [0, 1]") != std::string::npos);
 }
 
 }  // namespace

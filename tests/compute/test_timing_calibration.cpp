@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <iterator>
 #include <fstream>
@@ -60,12 +61,12 @@ constexpr Bound kBounds[] = {
     {"layer_linear_prefill", 0.02, 0.12, 0.08, 0.13},
     {"layer_linear_tp", 0.01, 0.01, 0.07, 0.08},
     {"attention_decode", 0.08, 0.30, 0.10, 0.32},
-    {"allreduce", 0.07, 0.55, 0.16, 0.47},
+    {"allreduce", 0.05, 0.21, 0.08, 0.28},
 };
 
 TEST_CASE("the fitted timing model stays within its bounds on the calibration set and hold-out") {
   std::vector<CalibrationPoint> points;
-  for (const char* file : {"vidur_layers.csv", "vidur_attention_decode.csv"}) {
+  for (const char* file : {"vidur_layers.csv", "vidur_attention_decode.csv", "vidur_allreduce.csv"}) {
     const auto more = load_calibration_points(kRoot / "data" / "calibration" / "timing" / file);
     points.insert(points.end(), more.begin(), more.end());
   }
@@ -82,6 +83,20 @@ TEST_CASE("the fitted timing model stays within its bounds on the calibration se
   }
 }
 
+TEST_CASE("the all-reduce hold-out is the fixed rule: every size bin 2^k with k mod 3 = 2") {
+  const auto points =
+      load_calibration_points(kRoot / "data" / "calibration" / "timing" / "vidur_allreduce.csv");
+  REQUIRE(points.size() == 36);
+  int holdout = 0;
+  for (const CalibrationPoint& p : points) {
+    const int k = static_cast<int>(std::floor(std::log2(static_cast<double>(p.tokens))));
+    INFO(p.gpu, " tp ", p.tp, " bytes ", p.tokens);
+    CHECK(p.holdout == (k % 3 == 2));
+    holdout += p.holdout ? 1 : 0;
+  }
+  CHECK(holdout == 12);
+}
+
 TEST_CASE("fitting recovers the constants a synthetic calibration set was made with") {
   const ModelSpec m = load_model_card(kRoot / "models" / "llama-3.1-8b.json");
   HardwareSpec truth = load_hardware_profile(kRoot / "configs" / "gpus" / "a100-80g.json");
@@ -89,6 +104,7 @@ TEST_CASE("fitting recovers the constants a synthetic calibration set was made w
   truth.kernel_floor = Time::from_us(5.0);
   truth.scale_up_efficiency = 0.5;
   truth.scale_up_latency = Time::from_us(20.0);
+  truth.scale_up_step_latency = Time::from_us(1.5);
   std::vector<CalibrationPoint> points;
   for (long long tokens : {1, 8, 64, 256, 1024, 4096}) {
     for (int tp : {1, 8}) {
@@ -96,7 +112,7 @@ TEST_CASE("fitting recovers the constants a synthetic calibration set was made w
     }
   }
   for (long long bytes : {32768, 1048576, 16777216}) {
-    points.push_back({"allreduce", "m", truth.name, 8, bytes, 0, 0.0, false, "s"});
+    for (int tp : {2, 8}) points.push_back({"allreduce", "m", truth.name, tp, bytes, 0, 0.0, false, "s"});
   }
   for (CalibrationPoint& p : points) p.measured_ms = predict_calibration_ms(p, m, truth);
   HardwareSpec start = truth;
@@ -104,6 +120,7 @@ TEST_CASE("fitting recovers the constants a synthetic calibration set was made w
   start.kernel_floor = Time::from_us(1.0);
   start.scale_up_efficiency = 1.0;
   start.scale_up_latency = Time::from_us(5.0);
+  start.scale_up_step_latency = Time::zero();
   const ModelLookup lookup = [&m](const std::string&) -> const ModelSpec& { return m; };
   const HardwareFit fit = fit_hardware(points, lookup, start);
   CHECK(fit.points == static_cast<int>(points.size()));
@@ -111,6 +128,7 @@ TEST_CASE("fitting recovers the constants a synthetic calibration set was made w
   CHECK(fit.hardware.kernel_floor.seconds() == doctest::Approx(5e-6));
   CHECK(fit.hardware.scale_up_efficiency == doctest::Approx(0.5));
   CHECK(fit.hardware.scale_up_latency.seconds() == doctest::Approx(20e-6));
+  CHECK(fit.hardware.scale_up_step_latency.seconds() == doctest::Approx(1.5e-6));
 }
 
 }  // namespace lynxsim

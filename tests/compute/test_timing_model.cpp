@@ -129,6 +129,18 @@ TEST_CASE("ring all-reduce costs 2 (t-1)/t bytes over the link plus latency") {
   CHECK(t.seconds() == doctest::Approx(1.5 * 4e8 / 100e9 + 2e-6).epsilon(1e-12));
 }
 
+TEST_CASE("each of the 2 (t-1) ring steps adds the hop latency") {
+  HardwareSpec hw = round_device();
+  hw.scale_up_step_latency = Time::from_us(1.0);
+  const Bytes bytes{1'000'000};
+  for (int t : {2, 4, 8}) {
+    const double link_s = 2.0 * (t - 1) / t * 1e6 / 100e9;
+    CHECK(TimingModel::ring_allreduce(hw, t, bytes).seconds() ==
+          doctest::Approx(link_s + 2e-6 + 2.0 * (t - 1) * 1e-6).epsilon(1e-12));
+  }
+  CHECK(TimingModel::ring_allreduce(hw, 1, bytes) == Time::zero());
+}
+
 TEST_CASE("KV heads replicate when TP exceeds the KV heads") {
   const ModelSpec qwen = test::shipped_model("qwen2.5-7b");
   const HardwareSpec hw = round_device();

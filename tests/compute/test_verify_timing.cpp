@@ -69,4 +69,33 @@ TEST_CASE("verify_step rejects mismatched or impossible draft counts") {
   CHECK_THROWS_AS(tm.verify_step(kv, negative), std::invalid_argument);
 }
 
+TEST_CASE("step times from chunk totals equal the full timing, bit for bit") {
+  const TimingModel tm(test::shipped_model("llama-3.1-8b"), test::shipped_hardware("h100-sxm"), 2);
+  const std::vector<int> kv{4000, 8000, 12008, 2000, 17, 1};
+  for (const std::vector<int>& drafts : {std::vector<int>{0, 0, 0, 0, 0, 0}, std::vector<int>{0, 3, 8, 0, 5, 1},
+                                         std::vector<int>{1, 1, 1, 1, 1, 1}}) {
+    PassTotals plain;
+    PassTotals verifying;
+    std::vector<SequenceChunk> chunks;
+    int rows = 0;
+    for (std::size_t i = 0; i < kv.size(); ++i) {
+      plain.add({1, kv[i]});
+      verifying.add({drafts[i] + 1, kv[i] - drafts[i]});
+      chunks.push_back({drafts[i] + 1, kv[i] - drafts[i]});
+      rows += drafts[i] + 1;
+    }
+    const OpTiming full = tm.verify_step(kv, drafts);
+    CHECK(tm.verify_step(plain, verifying, rows).time == full.time);
+    CHECK(tm.verify_step(plain, verifying, rows).flops == full.flops);
+    CHECK(tm.verify_step_time(plain, verifying, rows) == full.time);
+    CHECK(tm.pass_time(verifying, rows) == tm.pass(chunks, rows).time);
+    CHECK(tm.pass(verifying, rows).bytes == tm.pass(chunks, rows).bytes);
+  }
+  PassTotals with_empty;
+  with_empty.add({0, 500});
+  with_empty.add({3, 10});
+  CHECK(with_empty.sequences == 2);
+  CHECK(tm.pass_time(with_empty, 1) == tm.pass(std::vector<SequenceChunk>{{0, 500}, {3, 10}}, 1).time);
+}
+
 }  // namespace lynxsim

@@ -8,6 +8,7 @@
 
 #include "quant_test_data.hpp"
 #include "sim/quant/bit_pack.hpp"
+#include "sim/quant/fast_kernels.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/plane_codec.hpp"
 #include "sim/quant/quantize.hpp"
@@ -133,6 +134,65 @@ TEST_CASE("every kernel ISA encodes and decodes planes like the oracle") {
   }
 }
 
+TEST_CASE("planes are written straight from the quantizer when every group starts on a byte of every plane") {
+  const auto targets = [](std::initializer_list<int> widths) {
+    PlaneTargets t;
+    for (int w : widths) {
+      t.plane[t.count++].bits = w;
+    }
+    return t;
+  };
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_token, 128, false}, 128, targets({4, 4})));
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_token, 200, false}, 136, targets({8})));
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_token, 5, false}, 8, targets({8})) == false);
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_token, 8, false}, 100, targets({8})) == false);
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_token, 8, false}, 64, targets({3, 5})) == false);
+  CHECK(planes_on_byte_boundaries(QuantConfig{8, GroupAxis::per_channel, 8, false}, 64, targets({4, 4})) == false);
+}
+
+TEST_CASE("every kernel ISA quantizes straight into planes like the oracle, with vector bodies and tails") {
+  const int tokens = 7;
+  for (int channels : {8, 40, 136, 264}) {
+    const auto x = quant_test::wild_values(tokens, channels, 31);
+    for (KernelIsa isa : supported_isas()) {
+      const ScopedKernelIsa scoped(isa);
+      CAPTURE(to_string(isa));
+      CAPTURE(channels);
+      for (int group : {8, 24, 32, 40, 128, 300}) {
+        CAPTURE(group);
+        for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{2, 2, 4}},
+                                        PlaneSplit{{1, 1, 2, 4}}, PlaneSplit{{1, 1, 1, 1, 1, 1, 1, 1}},
+                                        PlaneSplit{{4, 2, 2}}}) {
+          for (bool symmetric : {false, true}) {
+            check_planes(x, tokens, channels, QuantConfig{8, GroupAxis::per_token, group, symmetric}, split);
+          }
+        }
+        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, false}, PlaneSplit{{2, 2}});
+        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, true}, PlaneSplit{{4}});
+      }
+    }
+  }
+}
+
+TEST_CASE("encoding into a used output rewrites every plane byte") {
+  const int tokens = 9;
+  const int channels = 72;
+  const auto x = quant_test::gaussian_channels(tokens, channels, 3, 32);
+  const BlockView view(x, tokens, channels);
+  const QuantConfig config{8, GroupAxis::per_token, 24, false};
+  for (KernelIsa isa : supported_isas()) {
+    const ScopedKernelIsa scoped(isa);
+    for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{1, 1, 2, 4}}}) {
+      PlaneEncoded reused = encode_planes_fast(view, config, split);
+      for (auto& plane : reused.planes) {
+        std::fill(plane.begin(), plane.end(), std::uint8_t{0xee});
+      }
+      encode_planes_fast_into(view, config, split, reused);
+      REQUIRE(reused.planes == encode_planes_reference(view, config, split).planes);
+    }
+  }
+}
+
 TEST_CASE("every kernel ISA packs and merges planes of every width, shift and length") {
   quant_test::TestRng rng(41);
   std::vector<std::uint8_t> all(1000);
@@ -173,6 +233,8 @@ TEST_CASE("every kernel ISA rejects NaN and infinity with the position") {
         const QuantConfig config{8, axis, 16, false};
         CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 40, 64), config), doctest::Contains("token 33, channel 45"),
                              std::invalid_argument);
+        CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 40, 64), config, PlaneSplit{{4, 4}}),
+                             doctest::Contains("token 33, channel 45"), std::invalid_argument);
       }
     }
   }
@@ -185,6 +247,8 @@ TEST_CASE("every kernel ISA rejects group metadata beyond the fp16 range") {
     const ScopedKernelIsa scoped(isa);
     for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
       CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}),
+                           doctest::Contains("minimum"), std::invalid_argument);
+      CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}, PlaneSplit{{8}}),
                            doctest::Contains("minimum"), std::invalid_argument);
     }
   }

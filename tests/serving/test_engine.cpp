@@ -71,3 +71,27 @@ TEST_CASE("an engine's step costs replace the GPU profile's step and layer overh
   CHECK(without_graphs.decode_step(batch).time - with_graphs.decode_step(batch).time ==
         Time::from_us(30.0) * m.num_layers);
 }
+
+TEST_CASE("tp_comm_overlap hides that share of the all-reduces, at most the layer's GEMM and elementwise time") {
+  const ModelSpec m = test::model_card("llama-3.1-8b");
+  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
+  EngineSpec serial;
+  EngineSpec half = serial;
+  half.tp_comm_overlap = 0.5;
+  EngineSpec full = serial;
+  full.tp_comm_overlap = 1.0;
+  const SequenceChunk chunk{4096, 0};
+  const LayerBreakdown none = TimingModel(m, gpu, 4, serial).layer_breakdown({&chunk, 1});
+  const LayerBreakdown some = TimingModel(m, gpu, 4, half).layer_breakdown({&chunk, 1});
+  const Time allreduce = TimingModel(m, gpu, 4).allreduce_time(Bytes{2LL * 4096 * m.hidden_size}) * 2;
+  CHECK(none.allreduce_time == allreduce);
+  CHECK(some.allreduce_time == allreduce - Time::from_seconds(0.5 * allreduce.seconds()));
+  HardwareSpec fast = gpu;
+  fast.hbm_bandwidth = {1e18};
+  fast.peak_bf16 = {1e21};
+  fast.kernel_floor = Time::from_us(1.0);
+  const LayerBreakdown short_compute = TimingModel(m, fast, 4, full).layer_breakdown({&chunk, 1});
+  const Time compute = short_compute.linear.time + short_compute.elementwise.time;
+  REQUIRE(compute < allreduce);
+  CHECK(short_compute.allreduce_time == allreduce - compute);
+}

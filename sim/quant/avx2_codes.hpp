@@ -1,0 +1,72 @@
+#pragma once
+// AVX2 building blocks shared by the quantizer and the plane packers: 32 codes in one register.
+//
+// codes32 quantizes 32 floats against one group's (min, 1/s) exactly as quantize_span does:
+//   q = clamp(round_half_even((x − m)·(1/s)), 0, max_code)
+// with separately rounded sub and mul (no fused multiply-add), and returns the codes as 32 bytes in
+// element order. pack_plane32<w> stores the plane (code >> shift) & (2^w − 1) of those 32 codes in
+// bit_pack.hpp's layout (4·w bytes):
+//   w = 8: the masked bytes;  w = 1: movemask of bit `shift` moved to bit 7;
+//   w = 4: maddubs with (1, 16) joins byte pairs, a byte shuffle and a lane permute compact them;
+//   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane.
+// Include only from translation units built for x86 with GCC or Clang (LYNXSIM_QUANT_AVX2_KERNELS).
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+#define LYNXSIM_AVX2_INLINE __attribute__((target("avx2"), always_inline)) inline
+
+namespace lynxsim::quant::avx2 {
+
+LYNXSIM_AVX2_INLINE __m256i level_of(__m256 x, __m256 min, __m256 inv_scale, __m256 max_code) {
+  const __m256 v = _mm256_mul_ps(_mm256_sub_ps(x, min), inv_scale);
+  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), max_code));
+}
+
+LYNXSIM_AVX2_INLINE __m256i bytes_of(__m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+  const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3));
+  return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+LYNXSIM_AVX2_INLINE __m256i codes32(const float* x, __m256 min, __m256 inv_scale, __m256 max_code) {
+  return bytes_of(level_of(_mm256_loadu_ps(x), min, inv_scale, max_code),
+                  level_of(_mm256_loadu_ps(x + 8), min, inv_scale, max_code),
+                  level_of(_mm256_loadu_ps(x + 16), min, inv_scale, max_code),
+                  level_of(_mm256_loadu_ps(x + 24), min, inv_scale, max_code));
+}
+
+LYNXSIM_AVX2_INLINE __m256i plane_bits(__m256i codes, int shift, int bits) {
+  const __m256i shifted = _mm256_srl_epi16(codes, _mm_cvtsi32_si128(shift));
+  return _mm256_and_si256(shifted, _mm256_set1_epi8(static_cast<char>((1 << bits) - 1)));
+}
+
+template <int Bits>
+LYNXSIM_AVX2_INLINE void pack_plane32(__m256i codes, int shift, std::uint8_t* out) {
+  if constexpr (Bits == 8) {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), plane_bits(codes, shift, 8));
+  } else if constexpr (Bits == 4) {
+    const __m256i pairs = _mm256_maddubs_epi16(plane_bits(codes, shift, 4), _mm256_set1_epi16(0x1001));
+    const __m256i compact = _mm256_shuffle_epi8(
+        pairs, _mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2, 4, 6, 8, 10, 12,
+                                14, -1, -1, -1, -1, -1, -1, -1, -1));
+    const __m256i joined = _mm256_permute4x64_epi64(compact, 0x08);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
+  } else if constexpr (Bits == 2) {
+    const __m256i pairs = _mm256_maddubs_epi16(plane_bits(codes, shift, 2), _mm256_set1_epi16(0x0401));
+    const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00100001));
+    const __m256i compact = _mm256_shuffle_epi8(
+        quads, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1,
+                                -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
+    const __m256i joined = _mm256_permutevar8x32_epi32(compact, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
+  } else {
+    static_assert(Bits == 1, "plane widths 1, 2, 4 and 8 only");
+    const auto word =
+        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_sll_epi16(codes, _mm_cvtsi32_si128(7 - shift))));
+    std::memcpy(out, &word, sizeof word);
+  }
+}
+
+}  // namespace lynxsim::quant::avx2
