@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Dump the KV cache and sample queries of a Hugging Face transformers model for lynxsim.
 
 Runs one forward pass of a causal language model over the text of a prompt file and writes, per

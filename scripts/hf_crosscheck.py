@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Cross-checks lynxsim's SmolLM2 tokenizer and forward pass against Hugging Face transformers.
 
 Both sides load the same GGUF file (scripts/fetch_model.sh). transformers dequantizes the GGUF
@@ -6,14 +6,22 @@ weights to float32 and runs its own Llama implementation on the CPU, so it is an
 implementation of everything lynxsim does in C++ (GGUF reading, dequantization, tokenizer,
 forward pass).
 
-Requirements (in a throwaway virtual environment, never in the project's setup):
-    python3 -m venv /tmp/hfenv
-    /tmp/hfenv/bin/pip install torch transformers accelerate gguf tokenizers numpy
+Everything comes from PyPI (the GGUF file too), so no access to huggingface.co is needed.
+Requirements (in a throwaway virtual environment, never in the project's setup), run as
+/tmp/hfenv/bin/python scripts/hf_crosscheck.py ...:
+    /usr/bin/python3 -m venv /tmp/hfenv
+    /tmp/hfenv/bin/pip install gguf tokenizers                     # tokens --bare, multilingual
+    /tmp/hfenv/bin/pip install torch transformers accelerate numpy # tokens, logits
 
 Subcommands:
-    tokens  --out tests/fixtures/llm/tokens.json
-        Encodes a fixed list of strings with the transformers tokenizer built from the GGUF and
-        writes the ids (the fixture of tests/llm/test_real_model.cpp).
+    tokens  --out tests/fixtures/llm/tokens.json [--bare]
+        Encodes a fixed list of strings (CASES, multilingual ones included) with the transformers
+        tokenizer built from the GGUF, or with --bare with the Hugging Face `tokenizers` library
+        directly (the engine transformers uses; no torch needed), and writes the ids (the fixture
+        of tests/llm/test_real_model.cpp).
+    multilingual  --lynxsim-cmd "build/lynxsim llm-logits"
+        Encodes MULTILINGUAL with the bare Hugging Face tokenizer and with lynxsim (the token ids
+        of the llm-logits output) and lists every text whose ids differ; exit status 1 if any.
     logits  --lynxsim-cmd "build/lynxsim llm-logits" [--prompt TEXT] [--fixture PATH]
         Runs the prompt through transformers and through lynxsim (the command is called with
         --model PATH --prompt TEXT --out FILE and must write the two-line text format of
@@ -57,6 +65,21 @@ CASES = [
     "The river starts high in the mountains, where snow melts each spring.",
 ]
 
+MULTILINGUAL = [
+    "\u4f60\u597d\uff0c\u4e16\u754c\u3002\u4eca\u5929\u5929\u6c14\u5f88\u597d\uff01",
+    "\u039a\u03b1\u03bb\u03b7\u03bc\u03ad\u03c1\u03b1 \u03ba\u03cc\u03c3\u03bc\u03b5, \u03c4\u03b9 \u03ba\u03ac\u03bd\u03b5\u03b9\u03c2;",
+    "na\u00efve cafe\u0301s, \u00e0 la cr\u00e8me br\u00fbl\u00e9e; \u0141\u00f3d\u017a, \u0160koda",
+    "\u0928\u092e\u0938\u094d\u0924\u0947 \u0926\u0941\u0928\u093f\u092f\u093e",
+    "\u0645\u0631\u062d\u0628\u0627 \u0628\u0627\u0644\u0639\u0627\u0644\u0645 \u0661\u0662\u0663",
+    "\uc548\ub155\ud558\uc138\uc694 \uc138\uacc4",
+    "\u0e2a\u0e27\u0e31\u0e2a\u0e14\u0e35\u0e04\u0e23\u0e31\u0e1a",
+    "hi \U0001f44b\U0001f3fd! ok \U0001f469\u200d\U0001f4bb \U0001f1eb\U0001f1f7",
+    "x12\uff11\uff12\u00b3\u0663 \u2167 \u00bd",
+    "they'll DON'T we'RE I'd",
+    "a\u00a0b\u3000c\u2009d\te",
+]
+CASES += MULTILINGUAL
+
 
 def find_model(path):
     if path:
@@ -88,13 +111,44 @@ def load_tokenizer(model_path):
     return tok
 
 
+def load_bare_tokenizer(model_path):
+    """The Hugging Face `tokenizers` BPE from the GGUF vocabulary and merges, with SmolLM2's
+    pre-tokenizer (Digits(individual_digits) then ByteLevel) and its control tokens."""
+    import gguf
+    from tokenizers import AddedToken, Tokenizer, decoders, models, pre_tokenizers
+
+    reader = gguf.GGUFReader(model_path)
+
+    def strings(key):
+        field = reader.fields[key]
+        return [bytes(field.parts[i]).decode("utf-8") for i in field.data]
+
+    tokens = strings("tokenizer.ggml.tokens")
+    field = reader.fields["tokenizer.ggml.token_type"]
+    types = [int(field.parts[i][0]) for i in field.data]
+    merges = [tuple(m.split(" ", 1)) for m in strings("tokenizer.ggml.merges")]
+    tok = Tokenizer(models.BPE({t: i for i, t in enumerate(tokens)}, merges))
+    tok.pre_tokenizer = pre_tokenizers.Sequence([
+        pre_tokenizers.Digits(individual_digits=True),
+        pre_tokenizers.ByteLevel(add_prefix_space=False, trim_offsets=True, use_regex=True),
+    ])
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens([AddedToken(t, special=True) for t, k in zip(tokens, types) if k == 3])
+    return lambda text: tok.encode(text, add_special_tokens=False).ids
+
+
 def cmd_tokens(args):
     model_path = find_model(args.model)
-    tok = load_tokenizer(model_path)
-    cases = [{"text": text, "ids": tok.encode(text, add_special_tokens=False)} for text in CASES]
-    source = ("transformers AutoTokenizer.from_pretrained(gguf_file=%s) + Digits pre-tokenizer, "
-              "add_special_tokens=False"
-              % os.path.basename(model_path))
+    if args.bare:
+        encode = load_bare_tokenizer(model_path)
+        source = "tokenizers BPE from %s + Digits and ByteLevel pre-tokenizers" % (
+            os.path.basename(model_path))
+    else:
+        tok = load_tokenizer(model_path)
+        encode = lambda text: tok.encode(text, add_special_tokens=False)  # noqa: E731
+        source = ("transformers AutoTokenizer.from_pretrained(gguf_file=%s) + Digits "
+                  "pre-tokenizer, add_special_tokens=False" % os.path.basename(model_path))
+    cases = [{"text": text, "ids": encode(text)} for text in CASES]
     with open(args.out, "w", encoding="utf-8") as f:
         f.write('{"source": %s,\n "cases": [\n' % json.dumps(source))
         f.write(",\n".join("  " + json.dumps(c, ensure_ascii=False) for c in cases))
@@ -125,6 +179,28 @@ def lynxsim_logits(command, model_path, prompt):
     if tokens[0] != "tokens" or logits[0] != "logits":
         sys.exit("unexpected output format from the lynxsim command")
     return [int(t) for t in tokens[2:]], [float(v) for v in logits[2:]]
+
+
+def cmd_multilingual(args):
+    model_path = find_model(args.model)
+    encode = load_bare_tokenizer(model_path)
+    differ = 0
+    for text in MULTILINGUAL:
+        hf_ids = encode(text)
+        with tempfile.TemporaryDirectory() as tmp:
+            out_path = os.path.join(tmp, "logits.txt")
+            argv = shlex.split(args.lynxsim_cmd) + ["--model", model_path, "--prompt", text,
+                                                   "--out", out_path]
+            subprocess.run(argv, check=True, stdout=subprocess.DEVNULL)
+            with open(out_path, encoding="utf-8") as f:
+                lx_ids = [int(t) for t in f.readline().split()[2:]]
+        same = lx_ids == hf_ids
+        differ += not same
+        print("%s %3d tokens  %r" % ("same  " if same else "DIFFER", len(hf_ids), text))
+        if not same:
+            print("  tokenizers %s\n  lynxsim    %s" % (hf_ids, lx_ids))
+    print("%d of %d texts encode to the same ids" % (len(MULTILINGUAL) - differ, len(MULTILINGUAL)))
+    return 1 if differ else 0
 
 
 def cmd_logits(args):
@@ -162,6 +238,9 @@ def main():
     sub = parser.add_subparsers(dest="command", required=True)
     tokens = sub.add_parser("tokens")
     tokens.add_argument("--out", required=True)
+    tokens.add_argument("--bare", action="store_true", help="the tokenizers library alone")
+    multilingual = sub.add_parser("multilingual")
+    multilingual.add_argument("--lynxsim-cmd", required=True)
     logits = sub.add_parser("logits")
     logits.add_argument("--lynxsim-cmd", required=True)
     logits.add_argument("--prompt", default="<|im_start|>user\nWhat is the capital of France?"
@@ -169,7 +248,8 @@ def main():
     logits.add_argument("--fixture")
     logits.add_argument("--tolerance", type=float, default=1e-2)
     args = parser.parse_args()
-    return cmd_tokens(args) if args.command == "tokens" else cmd_logits(args)
+    commands = {"tokens": cmd_tokens, "multilingual": cmd_multilingual, "logits": cmd_logits}
+    return commands[args.command](args)
 
 
 if __name__ == "__main__":

@@ -22,6 +22,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from lynxsim_tools import venv  # noqa: E402
+
+if __name__ == "__main__":
+    venv.ensure(__file__)
+
 from lynxsim_tools import regression_check as check  # noqa: E402
 from lynxsim_tools import repo, results  # noqa: E402
 

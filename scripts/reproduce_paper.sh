@@ -12,7 +12,8 @@
 # each machine first (docs/sweeps.md), copy the runs/ folders together, then run this script.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-python=/usr/bin/python3
+"$root/scripts/setup_venv.sh"
+python="$root/.venv/bin/python3"
 lynxsim="$root/build/lynxsim"
 jobs=$(nproc)
 fresh=0

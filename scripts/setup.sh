@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# Installs the Debian packages lynxsim needs, if any is missing. Needs root (or sudo) only when
-# something has to be installed. clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers)
-# build the scenario-loader fuzz target of the test suite (scripts/fuzz.sh).
+# Installs the Debian packages lynxsim needs, if any is missing, then makes the project's Python
+# environment: .venv/ at the repository root (git-ignored), built on Debian's python3 with its
+# system packages visible (matplotlib comes from Debian) and the pinned packages of
+# scripts/requirements.txt from PyPI. Needs root (or sudo) only when a Debian package has to be
+# installed; a second run with nothing missing and requirements.txt unchanged does nothing.
+# clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the scenario-loader fuzz
+# target of the test suite (scripts/fuzz.sh).
 set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config clang libclang-rt-dev
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev libsimgrid-dev
-  python3 python3-pip python3-matplotlib
+  libpcre2-dev
+  python3 python3-pip python3-venv python3-matplotlib
 )
 
 missing=()
@@ -15,15 +20,15 @@ for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 
-if ((${#missing[@]} == 0)); then
-  exit 0
+if ((${#missing[@]} > 0)); then
+  echo "lynxsim setup: installing ${missing[*]}"
+  sudo_cmd=()
+  if [[ $(id -u) -ne 0 ]]; then
+    sudo_cmd=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "lynxsim setup: installing ${missing[*]}"
-sudo_cmd=()
-if [[ $(id -u) -ne 0 ]]; then
-  sudo_cmd=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+"$(dirname "$0")/setup_venv.sh"

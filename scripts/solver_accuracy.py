@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Completion-time error of the relaxed flow solver against the exact one.
 
 Generates seeded flow lists on fat-trees (100 Gb/s links, 1 us latency; uniformly random host
@@ -11,7 +11,7 @@ wall time. The set (--quick leaves out the k=16 list, whose exact run takes minu
   k8-10k-open    k=8, 10,000 flows starting uniformly over 0.5 s
   k16-20k-open   k=16, 20,000 flows starting uniformly over 40 ms
 
-  python3 scripts/solver_accuracy.py --lynxsim build/lynxsim [--quick]
+  scripts/solver_accuracy.py --lynxsim build/lynxsim [--quick]
 """
 import argparse
 import csv
@@ -20,7 +20,16 @@ import os
 import random
 import subprocess
 import tempfile
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lynxsim_tools import venv  # noqa: E402
+
+if __name__ == "__main__":
+    venv.ensure(__file__)
 
 CASES = [("k8-5k-burst", 8, 5000, 0.0, 1), ("k8-10k-burst", 8, 10000, 0.0, 1),
          ("k8-10k-open", 8, 10000, 0.5, 1), ("k16-20k-open", 16, 20000, 0.04, 5)]

@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Runs, collects and plots lynxsim parameter sweeps.
 
-    sweep.py run SWEEP.json [--jobs N] [--shard i/n] [--lynxsim PATH] [--collect]
+    sweep.py run SWEEP.json [--jobs N] [--shard i/n] [--backend local|ray [--address ADDR]]
+                 [--lynxsim PATH] [--collect]
     sweep.py points SWEEP.json [--shard i/n]
     sweep.py collect SWEEP.json [--csv PATH]
     sweep.py plot INPUT --kind KIND [--output PNG] [--where column=value]...
@@ -10,7 +11,8 @@
 `run` executes every point of the sweep not yet done (so rerunning resumes), --jobs at a time,
 with a progress bar on stderr; --shard i/n runs only the points with index % n == i, for a Slurm
 array or GNU parallel spreading one sweep over machines that share (or later merge) the output
-folder. `collect` writes <out>/summary.csv and <out>/requests.csv. `plot` draws one figure from a
+folder; --backend ray runs the points as Ray tasks on the cluster at --address (or on a local Ray
+instance of --jobs CPUs) and writes them into the same output folder. `collect` writes <out>/summary.csv and <out>/requests.csv. `plot` draws one figure from a
 sweep file, a collected CSV or a single results folder. `paper-report` writes the README of
 results/paper/ from its collected CSV. `sweep.py SWEEP.json` alone means `run`.
 docs/sweeps.md describes the sweep file and every option. Exit status: 0 success, 1 some point
@@ -24,6 +26,11 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lynxsim_tools import venv  # noqa: E402
+
+if __name__ == "__main__":
+    venv.ensure(__file__)
 
 from lynxsim_tools import collect, points, repo, runner, sweep_file  # noqa: E402
 from lynxsim_tools.plot_kinds import KINDS  # noqa: E402
@@ -45,6 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--shard", type=points.parse_shard, help="i/n: run points with index %% n == i")
     run.add_argument("--lynxsim", type=Path, default=repo.default_lynxsim())
     run.add_argument("--timeout", type=float, help="seconds allowed per point")
+    run.add_argument("--backend", choices=("local", "ray"), default="local",
+                     help="local processes (default) or Ray tasks")
+    run.add_argument("--address", help="Ray cluster to join (default: start a local instance)")
     run.add_argument("--collect", action="store_true", help="collect the CSVs afterwards")
     listing = sub.add_parser("points", help="list the points, their folders and whether done")
     _sweep_arguments(listing)
@@ -98,10 +108,12 @@ def command_run(args) -> int:
     chosen = points.shard_points(all_points, args.shard) if args.shard else all_points
     lynxsim = repo.check_lynxsim(repo.resolve(args.lynxsim, Path.cwd()))
     pending = sum(not p.done(out) for p in chosen)
+    if args.address and args.backend != "ray":
+        raise ValueError("--address needs --backend ray")
     print(f"sweep {sweep.name}: {len(chosen)} points, {len(chosen) - pending} already done, "
-          f"{pending} to run with {args.jobs} jobs -> {out}", file=sys.stderr)
-    failures = runner.run_points(chosen, lynxsim=lynxsim, base=sweep.base_path, out=out,
-                                 jobs=args.jobs, timeout_s=args.timeout)
+          f"{pending} to run with {_workers(args)} -> {out}", file=sys.stderr)
+    failures = _run(args, chosen, lynxsim=lynxsim, base=sweep.base_path, out=out,
+                    jobs=args.jobs, timeout_s=args.timeout)
     for failure in failures:
         print(f"FAILED point {failure.point.index} ({failure.point.name}), exit "
               f"{failure.returncode}: see {out / 'failed' / (failure.point.name + '.log')}\n"
@@ -111,6 +123,20 @@ def command_run(args) -> int:
         args.csv = None
         status = max(status, command_collect(args))
     return status
+
+
+def _workers(args) -> str:
+    if args.backend == "local":
+        return f"{args.jobs} jobs"
+    return f"Ray at {args.address}" if args.address else f"a local Ray instance of {args.jobs} CPUs"
+
+
+def _run(args, chosen: list, **options) -> list:
+    if args.backend == "local":
+        return runner.run_points(chosen, **options)
+    from lynxsim_tools import ray_backend
+
+    return ray_backend.run_points_ray(chosen, address=args.address, **options)
 
 
 def command_plot(args) -> int:

@@ -10,6 +10,13 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from lynxsim_tools import venv  # noqa: E402
+
+if __name__ == "__main__":
+    venv.ensure(__file__)
+
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "<!-- keys: "
 

@@ -90,7 +90,7 @@ class _Children:
                 proc.kill()
 
 
-def _record_failure(out: Path, failure: Failure) -> None:
+def record_failure(out: Path, failure: Failure) -> None:
     folder = out / "failed"
     folder.mkdir(parents=True, exist_ok=True)
     text = (f"exit code {failure.returncode}\ncommand: {' '.join(failure.command)}\n\n"
@@ -118,7 +118,7 @@ def run_points(points: list, *, lynxsim: Path, base: Path, out: Path, jobs: int,
             returncode, stderr = future.result()
             if returncode != 0:
                 failures.append(Failure(point, returncode, command, stderr))
-                _record_failure(out, failures[-1])
+                record_failure(out, failures[-1])
             else:
                 (out / "failed" / f"{point.name}.log").unlink(missing_ok=True)
             finished += returncode == 0

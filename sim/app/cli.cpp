@@ -62,6 +62,8 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
   add_trace_options(app, p.run.trace_limit, p.run.trace_filter,
                     app.add_flag("--trace", p.run.trace, "also write trace.json (Chrome trace-event format)"));
+  app.add_flag("--progress", p.run.progress,
+               "a progress line with ETA on stderr even when stderr is not a terminal");
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
 }
 

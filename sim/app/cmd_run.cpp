@@ -4,6 +4,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_progress.hpp"
 #include "sim/app/scenario_check.hpp"
 #include "sim/app/trace_observer.hpp"
 #include "sim/net/network_factory.hpp"
@@ -33,7 +34,8 @@ ScenarioRequest scenario_request(const std::filesystem::path& file,
 
 serving::MethodResult run_traced(const scenario::Scenario& s, std::size_t i,
                                  const serving::MethodQuality& quality, report::TraceWriter& trace,
-                                 const TraceFilter& filter, int& next_pid) {
+                                 const TraceFilter& filter, int& next_pid,
+                                 const serving::SimulatorHook& progress_hook) {
   serving::ServingConfig config = s.serving;
   TraceObserver observer(trace, filter, next_pid,
                          {&s.methods[i], serving::expand_instances(config.prefill, config.extra_prefill),
@@ -45,23 +47,30 @@ serving::MethodResult run_traced(const scenario::Scenario& s, std::size_t i,
     return network;
   };
   serving::MethodResult result = serving::run_serving(
-      config, s.methods[i], quality, [&observer](Simulator& sim) { observer.attach(sim); });
+      config, s.methods[i], quality, [&observer, &progress_hook](Simulator& sim) {
+        observer.attach(sim);
+        progress_hook(sim);
+      });
   observer.finish();
   return result;
 }
 
 std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
                                                const std::vector<serving::MethodQuality>& qualities,
-                                               report::TraceWriter* trace, const TraceFilter& filter) {
+                                               report::TraceWriter* trace, const TraceFilter& filter,
+                                               RunProgress& progress) {
   serving::ServingConfig config = s.serving;
   config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
   std::vector<serving::MethodResult> results;
   int next_pid = 1;
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
+    const serving::SimulatorHook progress_hook = [&progress, i, &s](Simulator& sim) {
+      progress.attach(sim, i, s.methods[i].name);
+    };
     if (trace != nullptr && filter.keeps_method(s.methods[i].name)) {
-      results.push_back(run_traced(s, i, qualities[i], *trace, filter, next_pid));
+      results.push_back(run_traced(s, i, qualities[i], *trace, filter, next_pid, progress_hook));
     } else {
-      results.push_back(serving::run_serving(config, s.methods[i], qualities[i]));
+      results.push_back(serving::run_serving(config, s.methods[i], qualities[i], progress_hook));
     }
   }
   return results;
@@ -97,8 +106,11 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace(static_cast<std::size_t>(options.trace_limit));
   std::vector<serving::MethodResult> results;
+  RunProgress progress(progress_wanted(options.progress, options.quiet), s.methods.size(),
+                       s.serving.requests.size());
   try {
-    results = run_methods(s, qualities, options.trace ? &trace : nullptr, filter);
+    results = run_methods(s, qualities, options.trace ? &trace : nullptr, filter, progress);
+    progress.finish();
   } catch (const std::logic_error& e) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
                                     "the scenario file and the command line", e.what(), s.name));

@@ -21,6 +21,7 @@ struct RunOptions {
   bool trace = false;
   std::int64_t trace_limit = 0;  // events kept in trace.json (cli.cpp sets the default)
   TraceFilterText trace_filter;
+  bool progress = false;         // the progress line on stderr even when it is not a terminal
   bool quiet = false;
   bool force = false;
   bool wide = false;

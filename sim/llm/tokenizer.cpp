@@ -4,8 +4,6 @@
 #include <limits>
 #include <stdexcept>
 
-#include "sim/llm/pretokenizer.hpp"
-#include "sim/llm/unicode_class.hpp"
 
 namespace lynxsim::llm {
 namespace {
@@ -29,6 +27,14 @@ bool printable_byte(int b) {
   return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
 }
 
+// Bytes in the UTF-8 sequence that starts with `lead` (1 for a byte that cannot start one).
+std::size_t utf8_length(unsigned char lead) {
+  if (lead >= 0xF0 && lead < 0xF8) return 4;
+  if (lead >= 0xE0) return lead < 0xF0 ? 3 : 1;
+  if (lead >= 0xC0) return 2;
+  return 1;
+}
+
 bool is_special(TokenType type) {
   return type == TokenType::Control || type == TokenType::UserDefined;
 }
@@ -39,7 +45,8 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
     : tokens_(std::move(spec.tokens)),
       types_(std::move(spec.types)),
       bos_id_(spec.bos_id),
-      eos_id_(spec.eos_id) {
+      eos_id_(spec.eos_id),
+      pre_(PreTokenizer::for_name(spec.pre)) {
   if (types_.empty()) {
     types_.assign(tokens_.size(), TokenType::Normal);
   }
@@ -64,7 +71,7 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
     const std::uint32_t cp = printable_byte(b) ? static_cast<std::uint32_t>(b)
                                                : static_cast<std::uint32_t>(256 + extra++);
     byte_chars_[static_cast<std::size_t>(b)] = utf8_encode(cp);
-    char_bytes_[cp] = static_cast<std::uint8_t>(b);
+    char_bytes_[byte_chars_[static_cast<std::size_t>(b)]] = static_cast<std::uint8_t>(b);
   }
 }
 
@@ -86,6 +93,7 @@ Tokenizer Tokenizer::from_gguf(const GgufFile& file) {
   };
   spec.bos_id = id_key("tokenizer.ggml.bos_token_id");
   spec.eos_id = id_key("tokenizer.ggml.eos_token_id");
+  spec.pre = file.has("tokenizer.ggml.pre") ? file.value("tokenizer.ggml.pre").as_string() : "gpt-2";
   try {
     return Tokenizer(std::move(spec));
   } catch (const std::invalid_argument& error) {
@@ -150,7 +158,7 @@ std::vector<int> Tokenizer::encode(std::string_view text, bool parse_special) co
   std::vector<int> out;
   std::size_t start = 0;
   const auto flush = [&](std::size_t end) {
-    for (const std::string_view piece : pretokenize(text.substr(start, end - start))) {
+    for (const std::string_view piece : pre_.split(text.substr(start, end - start))) {
       encode_piece(piece, out);
     }
   };
@@ -181,14 +189,15 @@ std::string Tokenizer::decode(std::span<const int> ids, bool skip_special) const
       continue;
     }
     for (std::size_t pos = 0; pos < text.size();) {
-      const Utf8Unit unit = decode_utf8(text, pos);
-      const auto it = char_bytes_.find(unit.code_point);
+      const std::size_t length =
+          std::min(utf8_length(static_cast<unsigned char>(text[pos])), text.size() - pos);
+      const auto it = char_bytes_.find(text.substr(pos, length));
       if (it != char_bytes_.end()) {
         out += static_cast<char>(it->second);
       } else {
-        out.append(text, pos, static_cast<std::size_t>(unit.length));
+        out.append(text, pos, length);
       }
-      pos += static_cast<std::size_t>(unit.length);
+      pos += length;
     }
   }
   return out;

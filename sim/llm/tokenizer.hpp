@@ -3,7 +3,8 @@
 //
 // Encoding: (1) with parse_special, the text is cut at every occurrence of a control or
 // user-defined token (e.g. "<|im_start|>"), which map to their ids directly; (2) each remaining
-// stretch is pre-tokenized (pretokenizer.hpp); (3) each piece's bytes are mapped to GPT-2's
+// stretch is pre-tokenized with the model's expressions (pretokenizer.hpp; tokenizer.ggml.pre,
+// "gpt-2" when the file has none); (3) each piece's bytes are mapped to GPT-2's
 // printable byte alphabet (bytes 33-126, 161-172, 174-255 are themselves, the other 68 bytes map
 // to U+0100 upward, so a space is "Ġ"); (4) the piece starts as one symbol per byte and the
 // adjacent pair with the lowest merge rank (leftmost on ties) is merged until no pair has a rank;
@@ -20,6 +21,7 @@
 #include <vector>
 
 #include "sim/llm/gguf_file.hpp"
+#include "sim/llm/pretokenizer.hpp"
 
 namespace lynxsim::llm {
 
@@ -38,12 +40,14 @@ struct TokenizerSpec {
   std::vector<std::string> merges;  // "left right", highest priority first
   int bos_id = -1;
   int eos_id = -1;
+  std::string pre = "smollm";  // pre-tokenizer name (PreTokenizer::for_name)
 };
 
 class Tokenizer {
 public:
   explicit Tokenizer(TokenizerSpec spec);
-  // Reads tokenizer.ggml.*; throws GgufError unless tokenizer.ggml.model is "gpt2".
+  // Reads tokenizer.ggml.*; throws GgufError unless tokenizer.ggml.model is "gpt2" and
+  // tokenizer.ggml.pre, when present, names a known pre-tokenizer.
   static Tokenizer from_gguf(const GgufFile& file);
 
   std::vector<int> encode(std::string_view text, bool parse_special = true) const;
@@ -65,9 +69,10 @@ private:
   std::unordered_map<std::string, int> merge_ranks_;
   std::vector<int> special_ids_;  // control and user-defined, longest text first
   std::array<std::string, 256> byte_chars_;
-  std::unordered_map<std::uint32_t, std::uint8_t> char_bytes_;
+  std::unordered_map<std::string, std::uint8_t> char_bytes_;  // the byte of each byte character
   int bos_id_ = -1;
   int eos_id_ = -1;
+  PreTokenizer pre_;
 };
 
 // SmolLM2's chat template with its default system prompt, for one user message:

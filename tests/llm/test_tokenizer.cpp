@@ -5,7 +5,6 @@
 
 #include "sim/llm/pretokenizer.hpp"
 #include "sim/llm/tokenizer.hpp"
-#include "sim/llm/unicode_class.hpp"
 
 using namespace lynxsim::llm;
 
@@ -54,28 +53,35 @@ TEST_CASE("pre-tokenization splits words with their leading space and isolates d
   CHECK(pieces("").empty());
 }
 
-TEST_CASE("code points are classified as letters, numbers, spaces or other") {
-  CHECK(classify_code_point('a') == CharClass::Letter);
-  CHECK(classify_code_point(0x00E9) == CharClass::Letter);
-  CHECK(classify_code_point(0x4F60) == CharClass::Letter);
-  CHECK(classify_code_point(0x0416) == CharClass::Letter);
-  CHECK(classify_code_point('7') == CharClass::Number);
-  CHECK(classify_code_point(0x00B2) == CharClass::Number);
-  CHECK(classify_code_point(0x0663) == CharClass::Number);
-  CHECK(classify_code_point('\t') == CharClass::Space);
-  CHECK(classify_code_point(0x3000) == CharClass::Space);
-  CHECK(classify_code_point(0x2014) == CharClass::Other);
-  CHECK(classify_code_point(0x1F642) == CharClass::Other);
-  CHECK(classify_code_point(0x0301) == CharClass::Other);
+TEST_CASE("pre-tokenization follows Unicode's letter, number and space classes in every script") {
+  using Pieces = std::vector<std::string>;
+  CHECK(pieces("你好，世界。") == Pieces{"你好", "，", "世界", "。"});
+  CHECK(pieces("Καλημέρα κόσμε") == Pieces{"Καλημέρα", " κόσμε"});
+  // U+0301 (combining acute) is a mark, not a letter: precomposed "ï" stays inside its word.
+  CHECK(pieces("naïve cafe\u0301s") == Pieces{"naïve", " cafe", "\u0301", "s"});
+  // Devanagari vowel signs and the virama are marks too.
+  CHECK(pieces("नमस्ते") == Pieces{"नमस", "्", "त", "े"});
+  CHECK(pieces("hi 👋🏽! ok 👩\u200d💻") == Pieces{"hi", " 👋🏽!", " ok", " 👩\u200d💻"});
+  // Every numeric character alone: ASCII, full-width, superscript, Arabic-Indic.
+  CHECK(pieces("x12１２³٣") == Pieces{"x", "1", "2", "１", "２", "³", "٣"});
+  // Contractions are lower-case only.
+  CHECK(pieces("they'll DON'T") == Pieces{"they", "'ll", " DON", "'", "T"});
+  // No-break and ideographic spaces are white space, but only U+0020 joins the next word.
+  CHECK(pieces("a\u00a0b\u3000c") == Pieces{"a", "\u00a0", "b", "\u3000", "c"});
 }
 
-TEST_CASE("malformed UTF-8 decodes byte by byte instead of failing") {
+TEST_CASE("malformed UTF-8 is covered byte by byte instead of failing") {
   const std::string bad = "\xC3(\xE2\x82";
-  CHECK(decode_utf8(bad, 0).length == 1);
-  CHECK(decode_utf8(bad, 0).code_point == 0xFFFFFFFFU);
-  CHECK(decode_utf8("\xC0\x80", 0).length == 1);
-  CHECK(decode_utf8("\xE2\x82\xAC", 0).code_point == 0x20AC);
-  CHECK(pieces(bad).size() >= 1);
+  std::string joined;
+  for (const std::string& p : pieces(bad)) joined += p;
+  CHECK(joined == bad);
+  CHECK(pieces("ab\xFF" "cd") == std::vector<std::string>{"ab", "\xFF", "cd"});
+}
+
+TEST_CASE("a pre-tokenizer is known by its GGUF name, and bad expressions are refused") {
+  CHECK(PreTokenizer::for_name("gpt-2").split("x 2024") == std::vector<std::string_view>{"x", " 2024"});
+  CHECK_THROWS_AS(PreTokenizer::for_name("llama3"), std::invalid_argument);
+  CHECK_THROWS_AS(PreTokenizer({"(unclosed"}), std::invalid_argument);
 }
 
 TEST_CASE("BPE merges the lowest-ranked pair first and maps spaces to the byte alphabet") {

@@ -1,7 +1,7 @@
 """Shared fixtures of the Python tests: paths, a temporary folder, the fake lynxsim, a tiny sweep.
 
-The tests run the real scripts as subprocesses with /usr/bin/python3 (the interpreter that has
-matplotlib) against fake_lynxsim.py, so they need no built simulator. Temporary folders go under
+The tests run the real scripts as subprocesses with the interpreter running them (the project's
+.venv, tests/CMakeLists.txt) against fake_lynxsim.py, so they need no built simulator. Temporary folders go under
 LYNXSIM_TEST_TMP when ctest sets it (the build tree), else the system temporary folder.
 """
 
