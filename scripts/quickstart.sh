@@ -6,7 +6,7 @@
 # The test command (scripts/test.sh) builds everything.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-"$root/scripts/setup.sh"
+"$root/scripts/setup.sh" --program-only
 cuda=${LYNXSIM_CUDA:-OFF}
 if [[ -z "${LYNXSIM_CUDA:-}" ]] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   cuda=AUTO

@@ -4,6 +4,7 @@
 # system packages visible (matplotlib comes from Debian) and the pinned packages of
 # scripts/requirements.txt from PyPI. Needs root (or sudo) only when a Debian package has to be
 # installed; a second run with nothing missing and requirements.txt unchanged does nothing.
+# `--program-only` (the quick start) skips the Python environment.
 # clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the scenario-loader fuzz
 # target of the test suite (scripts/fuzz.sh).
 set -euo pipefail
@@ -31,4 +32,7 @@ if ((${#missing[@]} > 0)); then
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-"$(dirname "$0")/setup_venv.sh"
+# The quick start runs the program only and skips the Python environment (scripts/setup_venv.sh).
+if [[ "${1:-}" != "--program-only" ]]; then
+  "$(dirname "$0")/setup_venv.sh"
+fi
