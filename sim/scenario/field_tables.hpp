@@ -4,8 +4,13 @@
 #include <span>
 
 #include "sim/scenario/field_table.hpp"
+#include "sim/scenario/input_limits.hpp"
 
 namespace lynxsim::scenario {
+
+// Bounds the tables share, as the doubles a Field holds.
+inline constexpr double kTokensBound = static_cast<double>(kMaxTokensPerRequest);
+inline constexpr double kRequestsBound = static_cast<double>(kMaxRequests);
 
 std::span<const Field> workload_trace_fields();
 std::span<const Field> workload_synthetic_fields();

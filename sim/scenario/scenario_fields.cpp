@@ -5,7 +5,6 @@
 
 #include "sim/scenario/field_table.hpp"
 #include "sim/scenario/field_tables.hpp"
-#include "sim/scenario/input_limits.hpp"
 
 // Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -14,8 +13,6 @@ namespace lynxsim::scenario {
 namespace {
 
 using T = FieldType;
-constexpr double kTokens = static_cast<double>(kMaxTokensPerRequest);
-constexpr double kRequests = static_cast<double>(kMaxRequests);
 
 constexpr std::array kScenario{
     Field{.key = "schema_version", .type = T::integer, .doc = "the version of this format",
@@ -83,7 +80,7 @@ constexpr std::array kContextLoading{
           .choices = "prefill|decode|aggregated", .required = true},
     Field{.key = "cached_tokens", .type = T::integer,
           .doc = "tokens of every prompt whose KV is in the store (at most the context - 1)",
-          .default_doc = "one of the two required", .min = 1, .max = kTokens},
+          .default_doc = "one of the two required", .min = 1, .max = kTokensBound},
     Field{.key = "cached_fraction", .type = T::number, .doc = "floor(f * context) tokens",
           .default_doc = "one of the two required", .min = 0, .max = 1, .open_min = true},
 };
@@ -154,9 +151,9 @@ constexpr std::array kAccuracy{
 };
 
 constexpr std::array kRequest{
-    Field{.key = "context", .type = T::integer, .doc = "prompt tokens", .min = 1, .max = kTokens,
+    Field{.key = "context", .type = T::integer, .doc = "prompt tokens", .min = 1, .max = kTokensBound,
           .required = true},
-    Field{.key = "output", .type = T::integer, .doc = "generated tokens", .min = 1, .max = kTokens,
+    Field{.key = "output", .type = T::integer, .doc = "generated tokens", .min = 1, .max = kTokensBound,
           .required = true},
     Field{.key = "arrival", .type = T::duration, .doc = "from time zero", .default_json = "\"0s\"",
           .min = 0},
@@ -164,10 +161,10 @@ constexpr std::array kRequest{
 
 constexpr std::array kCopies{
     Field{.key = "copies", .type = T::integer, .doc = "copies of one request", .min = 1,
-          .max = kRequests, .required = true},
-    Field{.key = "context", .type = T::integer, .doc = "prompt tokens", .min = 1, .max = kTokens,
+          .max = kRequestsBound, .required = true},
+    Field{.key = "context", .type = T::integer, .doc = "prompt tokens", .min = 1, .max = kTokensBound,
           .required = true},
-    Field{.key = "output", .type = T::integer, .doc = "generated tokens", .min = 1, .max = kTokens,
+    Field{.key = "output", .type = T::integer, .doc = "generated tokens", .min = 1, .max = kTokensBound,
           .required = true},
     Field{.key = "interval", .type = T::duration, .doc = "copy i arrives at start + i * interval",
           .default_json = "\"0s\"", .min = 0},

@@ -4,7 +4,6 @@
 #include <array>
 
 #include "sim/scenario/field_tables.hpp"
-#include "sim/scenario/input_limits.hpp"
 
 // Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -13,8 +12,6 @@ namespace lynxsim::scenario {
 namespace {
 
 using T = FieldType;
-constexpr double kTokens = static_cast<double>(kMaxTokensPerRequest);
-constexpr double kRequests = static_cast<double>(kMaxRequests);
 constexpr const char* kPresets = "the preset's";
 
 constexpr std::array kTrace{
@@ -34,7 +31,7 @@ constexpr std::array kTrace{
     Field{.key = "window_end", .type = T::duration, .doc = "end of the replayed window",
           .default_doc = "the trace's end", .min = 1},
     Field{.key = "max_requests", .type = T::integer, .doc = "the first N records of the window",
-          .default_doc = "all", .min = 1, .max = kRequests},
+          .default_doc = "all", .min = 1, .max = kRequestsBound},
     Field{.key = "keep_hash_ids", .type = T::boolean,
           .doc = "keep Mooncake's prefix block ids (a prefix cache needs them)",
           .default_json = "true"},
@@ -56,7 +53,7 @@ constexpr std::array kSynthetic{
     Field{.key = "burstiness", .type = T::number, .doc = "squared coefficient of variation of gaps",
           .default_json = "1", .min = 1e-6, .max = 1e6},
     Field{.key = "count", .type = T::integer, .doc = "stop after this many requests",
-          .default_doc = "`duration` bounds", .min = 1, .max = kRequests},
+          .default_doc = "`duration` bounds", .min = 1, .max = kRequestsBound},
     Field{.key = "duration", .type = T::duration, .doc = "stop at `start + duration`",
           .default_doc = "`count` bounds", .min = 1},
     Field{.key = "start", .type = T::duration, .doc = "the process starts", .default_json = "\"0s\"",
@@ -69,7 +66,7 @@ constexpr std::array kLength{
     Field{.key = "kind", .type = T::choice, .doc = "the distribution",
           .choices = "fixed|uniform|lognormal|empirical", .required = true},
     Field{.key = "value", .type = T::integer, .doc = "`fixed`: the length (required)",
-          .default_doc = "–", .min = 1, .max = kTokens},
+          .default_doc = "–", .min = 1, .max = kTokensBound},
     Field{.key = "median", .type = T::number, .doc = "`lognormal`: the median length (or `mu`)",
           .default_doc = "–", .min = 1, .max = 1e12},
     Field{.key = "mu", .type = T::number, .doc = "`lognormal`: the mean of log(length)",
@@ -81,9 +78,9 @@ constexpr std::array kLength{
           .doc = "`empirical`: one length per line, relative to the scenario's folder (required)",
           .default_doc = "–"},
     Field{.key = "min", .type = T::integer, .doc = "draws below are clamped up",
-          .default_json = "1", .min = 1, .max = kTokens},
+          .default_json = "1", .min = 1, .max = kTokensBound},
     Field{.key = "max", .type = T::integer, .doc = "draws above are clamped down",
-          .default_json = "16777216", .min = 1, .max = kTokens},
+          .default_json = "16777216", .min = 1, .max = kTokensBound},
 };
 
 constexpr std::array kMethod{
