@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 #include <thread>
@@ -71,11 +72,17 @@ std::vector<VariantTally> measure_blocks(const AccuracyRequest& r, const std::ve
                                      r.profile.needle_margin, r.geometry.num_layers, r.seed};
   std::vector<std::vector<VariantTally>> per_block(blocks.size());
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(r.threads));
+  std::mutex progress;
+  std::size_t done = 0;
   const auto worker = [&](int id) {
     try {
       for (std::size_t b = static_cast<std::size_t>(id); b < blocks.size(); b += static_cast<std::size_t>(r.threads)) {
         HeadKv block = source.head(blocks[b].first, blocks[b].second);
         per_block[b] = measure_head(block, variants, settings, proxy);
+        if (r.on_block_done) {
+          const std::lock_guard<std::mutex> lock(progress);
+          r.on_block_done(++done, blocks.size());
+        }
       }
     } catch (...) {
       errors[static_cast<std::size_t>(id)] = std::current_exception();

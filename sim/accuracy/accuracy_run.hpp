@@ -19,7 +19,9 @@
 // KV file path + size + mtime, and kAccuracyCodeVersion). Writes go to a temporary file renamed into
 // place, so concurrent runs never see a partial file. A stored file whose key differs is ignored.
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -42,6 +44,9 @@ struct AccuracyRequest {
   std::string cache_dir;  // empty = no cache
   AccuracySampling sampling;
   int threads = 2;
+  // Called after each measured (layer, KV head) block with (blocks done, blocks in all), one call
+  // at a time from the measuring threads; not part of the cache key (it changes no result).
+  std::function<void(std::size_t, std::size_t)> on_block_done;
 };
 
 

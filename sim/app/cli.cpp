@@ -128,6 +128,8 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_option("--seed", p.accuracy.seed, "random seed");
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
+  acc->add_flag("--progress", p.accuracy.progress,
+                "a progress line with ETA on stderr even when stderr is not a terminal");
   add_calibrate(app, p.calibrate);
   auto* timing = app.add_subcommand("calibrate-timing",
                                     "timing model against public measurements (median and worst error)");

@@ -8,11 +8,12 @@
 #include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/accuracy/real_model/real_model_table.hpp"
-#include "sim/llm/model_path.hpp"
 #include "sim/app/accuracy_mapping.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_progress.hpp"
+#include "sim/llm/model_path.hpp"
 #include "sim/serving/transfer_method.hpp"
 
 namespace lynxsim::app {
@@ -67,7 +68,10 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   if (options.kv_file) request.kv_file = options.kv_file->string();
   if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  CountProgress progress(progress_wanted(options.progress, false), "accuracy: KV blocks");
+  request.on_block_done = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
   const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
+  progress.finish();
   if (options.json) {
     fmt::print("{}\n", accuracy::result_to_json(result).dump(2));
   } else {

@@ -54,6 +54,7 @@ struct AccuracyOptions {
   std::uint64_t seed = 1;
   bool json = false;
   bool no_cache = false;
+  bool progress = false;  // the progress line even when stderr is not a terminal
 };
 
 struct CalibrateOptions {

@@ -9,6 +9,25 @@
 #include "sim/serving/serving_events.hpp"
 
 namespace lynxsim::app {
+namespace {
+
+// A terminal rewrites the line in place; a log gets one line per redraw.
+void print_line(std::FILE* out, bool interactive, const std::string& line) {
+  if (interactive) {
+    fmt::print(out, "\r{}\x1b[K", line);
+  } else {
+    fmt::print(out, "{}\n", line);
+  }
+  std::fflush(out);
+}
+
+void erase_line(std::FILE* out, bool interactive) {
+  if (!interactive) return;
+  fmt::print(out, "\r\x1b[K");
+  std::fflush(out);
+}
+
+}  // namespace
 
 std::string format_wall_duration(double seconds) {
   const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
@@ -69,22 +88,40 @@ void RunProgress::on_request_done(const Simulator& sim) {
 void RunProgress::draw(Clock::time_point now) {
   last_drawn_ = now;
   state_.elapsed_s = std::chrono::duration<double>(now - started_).count();
-  const std::string line = format_progress(state_);
-  if (interactive_) {
-    fmt::print(out_, "\r{}\x1b[K", line);
-  } else {
-    fmt::print(out_, "{}\n", line);
-  }
-  std::fflush(out_);
+  print_line(out_, interactive_, format_progress(state_));
   drawn_ = true;
 }
 
 void RunProgress::finish() {
-  if (!drawn_) return;
-  if (interactive_) {
-    fmt::print(out_, "\r\x1b[K");
-    std::fflush(out_);
-  }
+  if (drawn_) erase_line(out_, interactive_);
+  drawn_ = false;
+}
+
+CountProgress::CountProgress(bool enabled, std::string what, std::FILE* out, Clock::duration interval)
+    : enabled_(enabled),
+      interactive_(enabled && isatty(fileno(out)) == 1),
+      what_(std::move(what)),
+      out_(out),
+      interval_(interval),
+      started_(Clock::now()),
+      last_drawn_(started_) {}
+
+CountProgress::~CountProgress() { finish(); }
+
+void CountProgress::update(std::size_t done, std::size_t total) {
+  const Clock::time_point now = Clock::now();
+  if (!enabled_ || (now - last_drawn_ < interval_ && done < total)) return;
+  last_drawn_ = now;
+  const double elapsed = std::chrono::duration<double>(now - started_).count();
+  const std::string left =
+      done == 0 ? "--:--" : format_wall_duration(elapsed * static_cast<double>(total - done) / static_cast<double>(done));
+  print_line(out_, interactive_, fmt::format("{} {}/{}  {} elapsed, {} left", what_, done, total,
+                                             format_wall_duration(elapsed), left));
+  drawn_ = true;
+}
+
+void CountProgress::finish() {
+  if (drawn_) erase_line(out_, interactive_);
   drawn_ = false;
 }
 

@@ -32,6 +32,32 @@ struct ProgressState {
 std::string format_progress(const ProgressState& state);
 std::string format_wall_duration(double seconds);  // "MM:SS" or "H:MM:SS"
 
+// A progress line for a count of work items (`lynxsim accuracy`: measured KV blocks):
+// "accuracy 12/48 blocks  00:42 elapsed, 02:06 left", redrawn like RunProgress's line.
+class CountProgress {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  CountProgress(bool enabled, std::string what, std::FILE* out = stderr,
+                Clock::duration interval = std::chrono::milliseconds(250));
+  CountProgress(const CountProgress&) = delete;
+  CountProgress& operator=(const CountProgress&) = delete;
+  ~CountProgress();
+
+  void update(std::size_t done, std::size_t total);
+  void finish();
+
+ private:
+  bool enabled_;
+  bool interactive_;
+  std::string what_;
+  std::FILE* out_;
+  Clock::duration interval_;
+  Clock::time_point started_;
+  Clock::time_point last_drawn_{};
+  bool drawn_ = false;
+};
+
 // Whether a run shows progress: always with --progress, else when stderr is a terminal and the run
 // is not --quiet.
 bool progress_wanted(bool forced, bool quiet);

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -69,6 +70,36 @@ TEST_CASE("forced onto a file, the reporter writes one plain line per redraw") {
   CHECK(text.find("int8 (1/1)  1/2 requests") != std::string::npos);
   CHECK(text.find("int8 (1/1)  2/2 requests") != std::string::npos);
   CHECK(text.find("00:00 left") != std::string::npos);
+  std::fclose(out);
+}
+
+}  // namespace lynxsim::app
+
+namespace lynxsim::app {
+
+TEST_CASE("a count progress line names its work, the count and the time left; a log gets one line each") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  {
+    CountProgress progress(true, "accuracy: KV blocks", out, std::chrono::milliseconds(0));
+    progress.update(1, 4);
+    progress.update(4, 4);
+  }
+  const std::string text = read_all(out);
+  std::fclose(out);
+  CHECK(text.find("accuracy: KV blocks 1/4  00:00 elapsed, 00:00 left\n") == 0);
+  CHECK(text.find("accuracy: KV blocks 4/4") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 2);
+}
+
+TEST_CASE("a disabled count progress prints nothing") {
+  std::FILE* out = std::tmpfile();
+  REQUIRE(out != nullptr);
+  {
+    CountProgress progress(false, "x", out, std::chrono::milliseconds(0));
+    progress.update(1, 2);
+  }
+  CHECK(std::ftell(out) == 0);
   std::fclose(out);
 }
 
