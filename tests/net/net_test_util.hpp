@@ -1,13 +1,32 @@
 #pragma once
 // Shared helpers of the sim/net tests.
 
+#include <doctest/doctest.h>
+
 #include <memory>
+#include <set>
+#include <string>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
 #include "sim/net/network_factory.hpp"
+#include "sim/scenario/topology_json.hpp"
 
 namespace lynxsim::net::test {
+
+// The JSON paths of the issues `parse` (a call of the config layer's network reader) throws; a
+// parse that succeeds fails the test.
+template <class Parse>
+std::set<std::string> issue_paths(Parse&& parse) {
+  std::set<std::string> paths;
+  try {
+    parse();
+    FAIL("expected an error");
+  } catch (const scenario::NetConfigError& e) {
+    for (const auto& i : e.issues()) paths.insert(i.json_path);
+  }
+  return paths;
+}
 
 inline LinkSpec link_of(double gbps, double latency_us, double efficiency = 1.0) {
   return LinkSpec{BitsPerSecond{gbps * 1e9}, Time::from_us(latency_us), efficiency};
