@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <exception>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 
 #include "sim/accuracy/accuracy_rng.hpp"
+#include "sim/core/parallel_for.hpp"
 #include "sim/accuracy/metrics/head_measurement.hpp"
 #include "sim/accuracy/kv/head_source.hpp"
 #include "sim/accuracy/kv/kv_file.hpp"
@@ -71,30 +70,16 @@ std::vector<VariantTally> measure_blocks(const AccuracyRequest& r, const std::ve
   const HeadMeasureSettings settings{r.sampling.queries_per_head, r.sampling.top_k, contexts, r.sampling.needle_depths,
                                      r.profile.needle_margin, r.geometry.num_layers, r.seed};
   std::vector<std::vector<VariantTally>> per_block(blocks.size());
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(r.threads));
   std::mutex progress;
   std::size_t done = 0;
-  const auto worker = [&](int id) {
-    try {
-      for (std::size_t b = static_cast<std::size_t>(id); b < blocks.size(); b += static_cast<std::size_t>(r.threads)) {
-        HeadKv block = source.head(blocks[b].first, blocks[b].second);
-        per_block[b] = measure_head(block, variants, settings, proxy);
-        if (r.on_block_done) {
-          const std::lock_guard<std::mutex> lock(progress);
-          r.on_block_done(++done, blocks.size());
-        }
-      }
-    } catch (...) {
-      errors[static_cast<std::size_t>(id)] = std::current_exception();
+  parallel_for(blocks.size(), r.threads, [&](std::size_t b) {
+    HeadKv block = source.head(blocks[b].first, blocks[b].second);
+    per_block[b] = measure_head(block, variants, settings, proxy);
+    if (r.on_block_done) {
+      const std::lock_guard<std::mutex> lock(progress);
+      r.on_block_done(++done, blocks.size());
     }
-  };
-  std::vector<std::thread> threads;
-  for (int id = 1; id < r.threads; ++id) threads.emplace_back(worker, id);
-  worker(0);
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  });
   std::vector<VariantTally> totals(variants.size());
   for (const auto& tallies : per_block) {
     for (std::size_t v = 0; v < variants.size(); ++v) totals[v].merge(tallies[v]);

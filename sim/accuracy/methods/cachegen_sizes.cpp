@@ -1,12 +1,11 @@
+#include "sim/core/parallel_for.hpp"
 #include "sim/accuracy/methods/cachegen_sizes.hpp"
 
 #include <algorithm>
-#include <exception>
 #include <optional>
 #include <set>
 #include <sstream>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "sim/accuracy/accuracy_run.hpp"
@@ -96,23 +95,8 @@ std::vector<std::vector<double>> encode_layers(const CacheGenSizeRequest& r, con
   std::optional<KvFile> file;
   if (!r.kv_file.empty()) file = KvFile::open(r.kv_file);
   std::vector<std::vector<double>> per_layer(layers.size());
-  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(r.threads));
-  const auto worker = [&](int id) {
-    try {
-      for (std::size_t i = static_cast<std::size_t>(id); i < layers.size(); i += static_cast<std::size_t>(r.threads)) {
-        per_layer[i] = encode_layer(r, file, layers[i]);
-      }
-    } catch (...) {
-      errors[static_cast<std::size_t>(id)] = std::current_exception();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int id = 1; id < r.threads; ++id) threads.emplace_back(worker, id);
-  worker(0);
-  for (auto& t : threads) t.join();
-  for (const auto& e : errors) {
-    if (e) std::rethrow_exception(e);
-  }
+  parallel_for(layers.size(), r.threads,
+               [&](std::size_t i) { per_layer[i] = encode_layer(r, file, layers[i]); });
   return per_layer;
 }
 

@@ -1,0 +1,42 @@
+#pragma once
+// The one parallel loop of lynxsim's batch work (kernels over many blocks, accuracy measurements
+// over sampled heads and layers): job(i) for every i in [0, jobs), on `threads` threads, thread w
+// taking the contiguous range [w * ceil(jobs / threads), ...). With one thread (or one job) the loop
+// runs on the calling thread. Every job runs even when another throws; after all threads have
+// joined, the exception of the lowest-numbered failing thread is rethrown. Jobs write only their
+// own outputs, so results do not depend on the number of threads.
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <thread>
+#include <vector>
+
+namespace lynxsim {
+
+template <typename Job>
+void parallel_for(std::size_t jobs, int threads, const Job& job) {
+  const auto workers = static_cast<std::size_t>(std::max(1, threads));
+  if (workers <= 1 || jobs <= 1) {
+    for (std::size_t i = 0; i < jobs; ++i) job(i);
+    return;
+  }
+  std::vector<std::exception_ptr> errors(workers);
+  const std::size_t per_thread = (jobs + workers - 1) / workers;
+  const auto run_range = [&](std::size_t w) {
+    try {
+      for (std::size_t i = w * per_thread; i < std::min(jobs, (w + 1) * per_thread); ++i) job(i);
+    } catch (...) {
+      errors[w] = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(run_range, w);
+  run_range(0);
+  for (auto& t : pool) t.join();
+  for (const auto& e : errors) {
+    if (e) std::rethrow_exception(e);
+  }
+}
+
+}  // namespace lynxsim
