@@ -146,7 +146,12 @@ void RealModelRequest::validate() const {
 }
 
 std::vector<int> load_text_tokens(const llm::Model& model, const std::string& text_path) {
-  return model.tokenizer().encode(read_text(text_path), false);
+  const llm::Tokenizer& tokenizer = model.tokenizer();
+  std::vector<int> tokens;
+  if (tokenizer.adds_bos() && tokenizer.bos_id() >= 0) tokens.push_back(tokenizer.bos_id());
+  const std::vector<int> body = tokenizer.encode(read_text(text_path), false);
+  tokens.insert(tokens.end(), body.begin(), body.end());
+  return tokens;
 }
 
 namespace {
