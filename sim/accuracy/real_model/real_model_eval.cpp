@@ -109,7 +109,8 @@ RealContextResult measure_context(const llm::Model& model, const std::vector<int
 std::vector<RealPasskeyRow> measure_passkey(const llm::Model& model, const RealModelRequest& r) {
   if (r.passkey_contexts.empty()) return {};
   const std::vector<KvVariant> variants = kv_variants_of(methods_of(r));
-  const PasskeySettings settings{r.passkey_contexts, r.passkey_depths, r.passkey_trials, 8, r.threads, r.seed};
+  PasskeySettings settings{r.passkey_contexts, r.passkey_depths, r.passkey_trials, 8, r.threads, r.seed, {}};
+  if (r.passkey_in_text) settings.haystack = load_text_tokens(model, r.text_path);
   const auto found = run_passkey(model, variants, settings);
   std::vector<RealPasskeyRow> out;
   for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -213,7 +214,7 @@ std::string real_model_cache_key(const RealModelRequest& r) {
   for (const int c : r.passkey_contexts) out << c << ",";
   out << "/";
   for (const double d : r.passkey_depths) out << d << ",";
-  out << "/" << r.passkey_trials << "|seed=" << r.seed;
+  out << "/" << r.passkey_trials << (r.passkey_in_text ? "|passkey_in_text" : "") << "|seed=" << r.seed;
   return out.str();
 }
 
