@@ -6,7 +6,10 @@
 # Vim user manual (data/texts/vim_user_manual.txt). Each result is written as JSON to
 # data/calibration/long-context/<model>-<context>.json with its wall time in a .time file beside it.
 #
-#   scripts/long_context_accuracy.sh MODEL CONTEXT...     e.g. gemma3-270m 2048 8192
+#   scripts/long_context_accuracy.sh [--no-passkey] MODEL CONTEXT...     e.g. gemma3-270m 2048 8192
+#
+# --no-passkey skips the three passkey prompts (each a full prefill of CONTEXT tokens: most of the
+# cost at long contexts).
 #
 # Needs the model (scripts/fetch_model.sh MODEL) and a build (build/lynxsim). Runs at low priority;
 # about 30-60 minutes per 8K context on 2 busy cores.
@@ -14,7 +17,12 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 lynxsim="${LYNXSIM:-$root/build/lynxsim}"
 out_dir="$root/data/calibration/long-context"
-[[ $# -ge 2 ]] || { echo "usage: scripts/long_context_accuracy.sh MODEL CONTEXT..." >&2; exit 2; }
+passkey=(--passkey-in-text)
+if [[ "${1:-}" == "--no-passkey" ]]; then
+  passkey=(--no-passkey)
+  shift
+fi
+[[ $# -ge 2 ]] || { echo "usage: scripts/long_context_accuracy.sh [--no-passkey] MODEL CONTEXT..." >&2; exit 2; }
 model="$1"
 shift
 mkdir -p "$out_dir"
@@ -23,7 +31,7 @@ for context in "$@"; do
   start=$(date +%s)
   nice -n 10 "$lynxsim" accuracy --model "$model" --context "$context" \
     --methods lynx,lynx-3+5,lynx-2+6,lynx-2+2+4,lynx-qs \
-    --text "$root/data/texts/vim_user_manual.txt" --passkey-in-text \
+    --text "$root/data/texts/vim_user_manual.txt" "${passkey[@]}" \
     --continuation 128 --samples 4 --json > "$out.tmp"
   mv "$out.tmp" "$out"
   echo "$model $context: $(( $(date +%s) - start )) s wall" | tee "$out_dir/$model-$context.time"

@@ -30,6 +30,7 @@ int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
     request.passkey_in_text = true;
     request.passkey_contexts = {options.context};
   }
+  if (options.no_passkey) request.passkey_contexts.clear();
   for (const std::string& name : options.methods) {
     request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
   }
