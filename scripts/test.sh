@@ -18,6 +18,8 @@ if [[ "${1:-}" == "--sanitize" ]]; then
   exit
 fi
 "$root/scripts/build.sh" -DLYNXSIM_CUDA="${LYNXSIM_CUDA:-AUTO}"
-"$root/scripts/fetch_model.sh" || echo "lynxsim: SmolLM2 is not available; the real-model tests will be skipped"
+"$root/scripts/fetch_model.sh" || echo "lynxsim: SmolLM2 is not available; its real-model tests will be skipped"
+"$root/scripts/fetch_model.sh" gemma3-270m ||
+  echo "lynxsim: Gemma 3 270M is not available; its real-model tests will be skipped"
 cd "${LYNXSIM_BUILD_DIR:-$root/build}"
 ctest --output-on-failure -j "$(nproc)"
