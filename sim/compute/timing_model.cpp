@@ -63,7 +63,8 @@ Bound LayerBreakdown::bound() const { return dominant({linear, attention, elemen
 
 TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
                          std::optional<EngineSpec> engine)
-    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)) {
+    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)),
+      layered_attention_(model_.attention.mla || !model_.attention.layer_pattern.empty()) {
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
@@ -78,6 +79,7 @@ int TimingModel::kv_replication() const {
 }
 
 Bytes TimingModel::kv_bytes_per_token_per_rank() const {
+  if (layered_attention_) return kv_bytes_per_rank(1) - kv_bytes_per_rank(0);
   return Bytes{std::int64_t{2} * kv_heads_per_rank() * model_.head_dim * 2 * model_.num_layers};
 }
 
@@ -100,11 +102,12 @@ double TimingModel::gemm_efficiency(double rows) const {
 }
 
 OpTiming TimingModel::linear_op(double tokens) const {
-  const double params = model_.linear_params_per_layer() / tp_;
+  const double params = model_.active_linear_params_per_layer() / tp_;
+  const double read = model_.read_linear_params_per_layer(tokens) / tp_;
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, kBf16Bytes * params + activations, gemm_efficiency(tokens),
+  return roofline(2.0 * tokens * params, kBf16Bytes * read + activations, gemm_efficiency(tokens),
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
@@ -120,9 +123,11 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
 }
 
 OpTiming TimingModel::attention_op(const PassTotals& totals) const {
-  const double pairs = totals.attention_pairs;
-  const double kv_read_tokens = totals.kv_read_tokens;
-  const double new_tokens = totals.new_tokens;
+  if (layered_attention_) return layered_attention_op(totals);
+  return gqa_attention(totals.attention_pairs, totals.kv_read_tokens, totals.new_tokens);
+}
+
+OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const {
   const double hd = model_.head_dim;
   const double flops = 4.0 * hd * heads_per_rank() * pairs;
   const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();

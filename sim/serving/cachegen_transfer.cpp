@@ -49,7 +49,7 @@ int CacheGenTransfer::chunk_tokens(const Pipeline& pipeline, int chunk) const {
 }
 
 Bytes CacheGenTransfer::bf16_bytes(int heads, int tokens) const {
-  return Bytes{4LL * heads * params_.geometry.head_dim * tokens * params_.geometry.num_layers};
+  return piece_bf16_bytes(params_.geometry, heads, params_.geometry.num_layers, tokens);
 }
 
 Bytes CacheGenTransfer::flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const {

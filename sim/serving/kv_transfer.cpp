@@ -36,10 +36,8 @@ int KvTransferParams::rank_heads(const RequestState& request, bool decode) const
 }
 
 std::vector<Bytes> KvTransfer::heads_bytes(int heads, int layers, int tokens) const {
-  std::vector<Bytes> bytes = layer_plane_bytes(*params_.method, heads, params_.geometry.head_dim,
-                                               tokens, params_.measured_size_ratio);
-  for (auto& b : bytes) b = b * layers;
-  return bytes;
+  return piece_plane_bytes(*params_.method, params_.geometry, heads, layers, tokens,
+                           params_.measured_size_ratio);
 }
 
 std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layers, int tokens) const {
@@ -47,7 +45,7 @@ std::vector<Bytes> KvTransfer::rank_bytes(const RequestState& request, int layer
 }
 
 Bytes KvTransfer::bf16_bytes(int heads, int layers, int tokens) const {
-  return Bytes{4LL * heads * params_.geometry.head_dim * static_cast<std::int64_t>(tokens) * layers};
+  return piece_bf16_bytes(params_.geometry, heads, layers, tokens);
 }
 
 Bytes KvTransfer::block_bytes(int block_tokens) const {
