@@ -42,6 +42,7 @@ void read_model_fields(CardReader& r, ModelSpec& m) {
   m.max_context = r.positive_int("max_context");
   read_attention_layout(r, m);
   read_moe(r, m);
+  read_weight_bits(r, m);
 }
 
 double seconds_of(std::string_view s) { return parse_time(s).seconds(); }

@@ -271,6 +271,12 @@ void read_attention_layout(CardReader& parent, ModelSpec& m) {
   parent.close_section(r);
 }
 
+void read_weight_bits(CardReader& r, ModelSpec& m) {
+  if (!r.has("weight_bits")) return;
+  m.weight_bits = r.positive_int("weight_bits");
+  if (m.weight_bits != 8 && m.weight_bits != 16) r.error("/weight_bits", "expected 8 or 16");
+}
+
 void read_moe(CardReader& parent, ModelSpec& m) {
   if (!parent.has("moe")) return;
   CardReader r = parent.section("moe");

@@ -74,5 +74,7 @@ private:
 // The optional model-card sections "attention" and "moe" (model_layers.hpp, docs/models.md).
 void read_attention_layout(CardReader& r, ModelSpec& m);
 void read_moe(CardReader& r, ModelSpec& m);
+// Optional "weight_bits": 8 or 16 (default), the storage of the layers' projection weights.
+void read_weight_bits(CardReader& r, ModelSpec& m);
 
 }  // namespace lynxsim

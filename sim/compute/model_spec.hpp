@@ -42,6 +42,7 @@ struct ModelSpec {
   int max_context = 0;
   AttentionLayout attention;
   std::optional<MoeSpec> moe;
+  int weight_bits = 16;  // storage of the layers' projection weights (8: FP8 checkpoints); LM head BF16
 
   // KV of one token in every F and S layer: kv_bytes_per_token_per_layer_bf16() * (F + S layers).
   Bytes kv_bytes_per_token_bf16() const;

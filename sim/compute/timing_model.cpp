@@ -84,8 +84,8 @@ Bytes TimingModel::kv_bytes_per_token_per_rank() const {
 }
 
 Bytes TimingModel::weight_bytes_per_rank() const {
-  const double params = model_.linear_params_per_layer() * model_.num_layers + model_.lm_head_params();
-  return Bytes{static_cast<std::int64_t>(kBf16Bytes * params / tp_)};
+  const double layers = model_.linear_params_per_layer() * model_.num_layers * model_.weight_bits / 8.0;
+  return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
 
 OpTiming TimingModel::roofline(double flops, double bytes, double compute_efficiency,
@@ -107,7 +107,7 @@ OpTiming TimingModel::linear_op(double tokens) const {
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, kBf16Bytes * read + activations, gemm_efficiency(tokens),
+  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations, gemm_efficiency(tokens),
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 

@@ -89,7 +89,10 @@
 //     bytes 2 * state_r * S (state read and written) + 2 N (2 K_r d_k + 2 V_r d_v)
 //
 
-// Validity: BF16 weights and KV, one pass at a time on the group,
+// A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
+// the LM head stays BF16 and every GEMM runs at the BF16 rate.
+//
+// Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
 // parallelism. Units: seconds inside, Time out.
 
