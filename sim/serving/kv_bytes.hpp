@@ -24,7 +24,8 @@
 // layers carries L / layers of the bytes of all layers (rounded down) for such a model. Each
 // piece's tokens are capped at W on its own, so a chunked prefill that sends several pieces sends
 // up to W tokens of each chunk's sliding-window layers (an upper bound) and the state once per
-// chunk.
+// chunk. When tp exceeds kv_heads, KV heads are replicated and so is the state share that goes
+// with them (an upper bound: a rank really holds 1/tp of the state's value heads).
 
 #include <vector>
 
