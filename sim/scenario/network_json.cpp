@@ -6,7 +6,8 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/scenario/net_json_reader.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/net_table_reader.hpp"
 #include "sim/scenario/topology_json.hpp"
 
 namespace lynxsim::scenario {
@@ -21,182 +22,210 @@ std::string header_unit(const std::string& column) {
   return us == std::string::npos ? std::string() : column.substr(us + 1);
 }
 
-std::vector<TracePoint> read_points(JsonReader& r, const json& pts, const std::string& p) {
+std::optional<TracePoint> read_point(const json& e, const std::string& p, IssueList& issues) {
+  if (!e.is_array() || e.size() != 2 || !e[0].is_string() || !e[1].is_string()) {
+    issues.add(p, fmt::format("expected a [\"time\", \"rate\"] pair of strings with units, got {}",
+                              describe_value(e)));
+    return std::nullopt;
+  }
+  try {
+    return TracePoint{parse_time(e[0].get<std::string>()), parse_bit_rate(e[1].get<std::string>())};
+  } catch (const std::exception& x) {
+    issues.add(p, x.what());
+  }
+  return std::nullopt;
+}
+
+std::vector<TracePoint> read_points(ObjectReader& r, json& res) {
   std::vector<TracePoint> out;
-  if (!pts.is_array() || pts.empty()) {
-    r.error(p, "expected a non-empty array of [time, rate] pairs");
+  const json* pts = r.get("points");
+  const std::string p = r.child("points");
+  if (!pts->is_array() || pts->empty()) {
+    r.issues().add(p, "expected a non-empty array of [time, rate] pairs");
     return out;
   }
-  for (std::size_t i = 0; i < pts.size(); ++i) {
-    const std::string ip = child(p, std::to_string(i));
-    const json& e = pts[i];
-    if (!e.is_array() || e.size() != 2) {
-      r.error(ip, "expected a [\"time\", \"rate\"] pair");
-      continue;
+  for (std::size_t i = 0; i < pts->size(); ++i) {
+    if (const auto point = read_point((*pts)[i], pointer_child(p, std::to_string(i)), r.issues())) {
+      out.push_back(*point);
     }
-    const json pair = {{"at", e[0]}, {"rate", e[1]}};
-    const auto at = r.time(pair, ip, "at", true);
-    const auto rate = r.rate(pair, ip, "rate", true);
-    if (at && rate) out.push_back({*at, *rate});
   }
+  res["points"] = *pts;
   return out;
 }
 
-BandwidthTraceSpec read_trace(JsonReader& r, const json& j, const std::string& p,
-                              const std::string& base_dir) {
+BandwidthTraceSpec read_trace(ObjectReader& r, json& res, const std::string& base_dir) {
+  const FieldSection& F = net_table("bandwidth-trace");
   BandwidthTraceSpec t;
-  if (!r.object(j, p, {"link", "points", "csv", "repeat"})) return t;
-  t.link = r.string(j, p, "link", true).value_or("");
-  t.repeat = r.boolean(j, p, "repeat").value_or(false);
-  if (j.contains("points") == j.contains("csv")) {
-    r.error(p, "give exactly one of \"points\" and \"csv\"");
-  } else if (j.contains("points")) {
-    t.points = read_points(r, j.at("points"), child(p, "points"));
-  } else if (const auto csv = r.string(j, p, "csv", true)) {
-    const auto path = std::filesystem::path(base_dir) / *csv;
+  t.link = r.string(F["link"]).value_or("");
+  t.repeat = r.boolean(F["repeat"]).value_or(false);
+  const bool points = r.get("points") != nullptr;
+  const auto csv = r.string(F["csv"]);
+  if (points == (r.get("csv") != nullptr)) {
+    r.issues().add(r.path(), "give exactly one of \"points\" and \"csv\"");
+  } else if (points) {
+    t.points = read_points(r, res);
+  } else if (csv) {
     try {
-      t.points = load_bandwidth_trace_csv(path.string());
+      t.points = load_bandwidth_trace_csv((std::filesystem::path(base_dir) / *csv).string());
     } catch (const std::exception& e) {
-      r.error(child(p, "csv"), e.what());
+      r.issues().add(r.child("csv"), e.what());
     }
   }
   if (!t.points.empty()) {
-    if (const auto problem = bandwidth_trace_problem(t)) r.error(p, *problem);
+    if (const auto problem = bandwidth_trace_problem(t)) r.issues().add(r.path(), *problem);
   }
   return t;
 }
 
-BackgroundSpec read_background(JsonReader& r, const json& j, const std::string& p) {
+BackgroundSpec read_background(ObjectReader& r, json&) {
+  const FieldSection& F = net_table("background");
   BackgroundSpec b;
-  if (!r.object(j, p, {"src", "dst", "rate", "on_time", "off_time", "exponential", "start_at",
-                       "stop_at", "priority_class", "label"})) {
-    return b;
-  }
-  b.src = r.string(j, p, "src", true).value_or("");
-  b.dst = r.string(j, p, "dst", true).value_or("");
-  b.rate = r.rate(j, p, "rate", true).value_or(BitsPerSecond{1.0});
-  b.on_time = r.time(j, p, "on_time", false);
-  b.off_time = r.time(j, p, "off_time", false).value_or(Time::zero());
-  b.exponential = r.boolean(j, p, "exponential").value_or(false);
-  b.start_at = r.time(j, p, "start_at", false).value_or(Time::zero());
-  b.stop_at = r.time(j, p, "stop_at", true).value_or(b.start_at + Time::from_ps(1));
-  b.priority_class = r.integer(j, p, "priority_class", false, 0).value_or(kBackgroundClass);
-  b.label = r.string(j, p, "label", false).value_or("background");
-  if (b.stop_at <= b.start_at) r.error(child(p, "stop_at"), "must be after start_at");
-  if (b.on_time && *b.on_time <= Time::zero()) r.error(child(p, "on_time"), "must be positive");
+  b.src = r.string(F["src"]).value_or("");
+  b.dst = r.string(F["dst"]).value_or("");
+  b.rate = r.bit_rate(F["rate"]).value_or(BitsPerSecond{1.0});
+  b.on_time = r.time(F["on_time"]);
+  b.off_time = r.time(F["off_time"]).value_or(Time::zero());
+  b.exponential = r.boolean(F["exponential"]).value_or(false);
+  b.start_at = r.time(F["start_at"]).value_or(Time::zero());
+  b.stop_at = r.time(F["stop_at"]).value_or(b.start_at + Time::from_ps(1));
+  b.priority_class = r.count(F["priority_class"]).value_or(kBackgroundClass);
+  b.label = r.string(F["label"]).value_or("background");
+  if (b.stop_at <= b.start_at) r.issues().add(r.child("stop_at"), "must be after start_at");
   return b;
 }
 
-SchedulingSpec read_scheduling(JsonReader& r, const json& j, const std::string& p) {
-  SchedulingSpec s;
-  if (!r.object(j, p, {"policy", "classes", "weights", "max_wait"})) return s;
-  if (const auto name = r.string(j, p, "policy", true)) {
-    if (const auto policy = scheduling_policy_from(*name)) {
-      s.policy = *policy;
+std::vector<double> read_weights(ObjectReader& r, int classes, json& res) {
+  std::vector<double> weights;
+  const json* w = r.get("weights");
+  if (w == nullptr) return weights;
+  const std::string p = r.child("weights");
+  if (!w->is_array() || w->empty()) r.issues().add(p, "expected a non-empty array");
+  for (std::size_t i = 0; w->is_array() && i < w->size(); ++i) {
+    if (!(*w)[i].is_number() || !((*w)[i].get<double>() > 0.0)) {
+      r.issues().add(pointer_child(p, std::to_string(i)), "expected a positive number");
     } else {
-      r.error(child(p, "policy"), "unknown policy \"" + *name +
-                                      "\" (strict, request_order, weighted, fair, aging)");
+      weights.push_back((*w)[i].get<double>());
     }
   }
-  s.classes = r.integer(j, p, "classes", false, 1).value_or(s.classes);
-  if (s.classes > 8) r.error(child(p, "classes"), "must be in 1..8 (queues per switch port)");
-  if (j.contains("weights")) {
-    const json& w = j.at("weights");
-    if (!w.is_array() || w.empty()) r.error(child(p, "weights"), "expected a non-empty array");
-    for (std::size_t i = 0; w.is_array() && i < w.size(); ++i) {
-      if (!w[i].is_number() || !(w[i].get<double>() > 0.0)) {
-        r.error(child(child(p, "weights"), std::to_string(i)), "expected a positive number");
-      } else {
-        s.weights.push_back(w[i].get<double>());
-      }
-    }
-    if (w.is_array() && w.size() > static_cast<std::size_t>(s.classes)) {
-      r.error(child(p, "weights"), "more weights than classes");
-    }
-  }
-  s.max_wait = r.time(j, p, "max_wait", false).value_or(s.max_wait);
-  if (s.max_wait < Time::zero()) r.error(child(p, "max_wait"), "must not be negative");
+  if (w->is_array() && w->size() > static_cast<std::size_t>(classes)) r.issues().add(p, "more weights than classes");
+  res["weights"] = *w;
+  return weights;
+}
+
+SchedulingSpec read_scheduling(ObjectReader& parent, json& resolved) {
+  static const json kEmpty = json::object();
+  const FieldSection& F = net_table("scheduling");
+  const json* v = parent.get(net_table("network")["scheduling"].key);
+  ObjectReader r(v != nullptr ? *v : kEmpty, parent.child("scheduling"), parent.issues());
+  json res = json::object();
+  r.resolve_into(res);
+  SchedulingSpec s;
+  s.policy = r.choice<SchedulingPolicy>(F["policy"], {{"request_order", SchedulingPolicy::request_order},
+                                                      {"strict", SchedulingPolicy::strict},
+                                                      {"weighted", SchedulingPolicy::weighted},
+                                                      {"fair", SchedulingPolicy::fair},
+                                                      {"aging", SchedulingPolicy::aging}});
+  s.classes = r.count(F["classes"]).value_or(s.classes);
+  s.weights = read_weights(r, s.classes, res);
+  s.max_wait = r.time(F["max_wait"]).value_or(s.max_wait);
+  r.finish();
+  if (v != nullptr) keep_written(*v, res);
+  resolved["scheduling"] = std::move(res);
   return s;
 }
 
+// The array under parent's key f, each item read by read_one(ObjectReader&, json& resolved item).
 template <class T, class F>
-std::vector<T> read_array(JsonReader& r, const json& j, const std::string& p, const char* key,
-                          F&& read_one) {
+std::vector<T> read_items(ObjectReader& parent, const Field& f, json& resolved, F&& read_one) {
   std::vector<T> out;
-  if (!j.contains(key)) return out;
-  const json& a = j.at(key);
-  if (!a.is_array()) {
-    r.error(child(p, key), "expected an array");
+  const json* a = parent.get(f.key);
+  if (a == nullptr) return out;
+  if (!a->is_array()) {
+    parent.issues().add(parent.child(f.key), fmt::format("expected an array, got {}", describe_value(*a)));
     return out;
   }
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    out.push_back(read_one(a[i], child(child(p, key), std::to_string(i))));
+  json items = json::array();
+  for (std::size_t i = 0; i < a->size(); ++i) {
+    ObjectReader r((*a)[i], pointer_child(parent.child(f.key), std::to_string(i)), parent.issues());
+    json res = json::object();
+    r.resolve_into(res);
+    T item = read_one(r, res);
+    r.finish();
+    keep_written((*a)[i], res);
+    items.push_back(std::move(res));
+    out.push_back(std::move(item));
   }
+  resolved[std::string(f.key)] = std::move(items);
   return out;
 }
 
-void check_names(JsonReader& r, const Topology& t, const NetworkSpec& s, const std::string& p) {
+void check_names(IssueList& issues, const Topology& t, const NetworkSpec& s, const std::string& p) {
   const auto check_host = [&](const std::string& name, const std::string& path) {
     try {
       t.host_by_name(name);
     } catch (const std::invalid_argument& e) {
-      r.error(path, e.what());
+      issues.add(path, e.what());
     }
   };
   const char* pool_keys[] = {"prefill_hosts", "decode_hosts"};
   for (std::size_t pool = 0; pool < s.pool_hosts.size(); ++pool) {
     for (std::size_t i = 0; i < s.pool_hosts[pool].size(); ++i) {
-      check_host(s.pool_hosts[pool][i], child(child(p, pool_keys[pool]), std::to_string(i)));
+      check_host(s.pool_hosts[pool][i], pointer_child(pointer_child(p, pool_keys[pool]), std::to_string(i)));
     }
   }
   for (std::size_t i = 0; i < s.background.size(); ++i) {
-    const std::string bp = child(child(p, "background"), std::to_string(i));
-    check_host(s.background[i].src, child(bp, "src"));
-    check_host(s.background[i].dst, child(bp, "dst"));
+    const std::string bp = pointer_child(pointer_child(p, "background"), std::to_string(i));
+    check_host(s.background[i].src, pointer_child(bp, "src"));
+    check_host(s.background[i].dst, pointer_child(bp, "dst"));
   }
   for (std::size_t i = 0; i < s.traces.size(); ++i) {
     try {
       t.links_by_name(s.traces[i].link);
     } catch (const std::invalid_argument& e) {
-      r.error(child(child(child(p, "traces"), std::to_string(i)), "link"), e.what());
+      issues.add(pointer_child(pointer_child(pointer_child(p, "traces"), std::to_string(i)), "link"), e.what());
     }
   }
+}
+
+void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::string& base_dir) {
+  const FieldSection& F = net_table("network");
+  (void)r.string(F["preset"]);
+  s.setup_time = r.time(F["setup_time"]).value_or(Time::zero());
+  s.pool_hosts = {read_names(r, F["prefill_hosts"], res).value_or(std::vector<std::string>{}),
+                  read_names(r, F["decode_hosts"], res).value_or(std::vector<std::string>{})};
+  s.traces = read_items<BandwidthTraceSpec>(r, F["traces"], res, [&](ObjectReader& ir, json& ires) {
+    return read_trace(ir, ires, base_dir);
+  });
+  s.background = read_items<BackgroundSpec>(r, F["background"], res, read_background);
+  s.rate_tolerance = r.number(F["rate_tolerance"]).value_or(s.rate_tolerance);
+  s.rate_quantum = r.time(F["rate_quantum"]).value_or(Time::zero());
+  s.scheduling = read_scheduling(r, res);
 }
 
 }  // namespace
 
 NetworkSpec parse_network(const json& j, const std::string& p, const std::string& base_dir,
-                          const TopologyLimits& limits) {
-  std::vector<ScenarioIssue> issues;
-  JsonReader r(issues);
+                          const TopologyLimits& limits, json* resolved) {
+  IssueList issues;
+  ObjectReader r(j, p, issues);
+  json res = json::object();
+  r.resolve_into(res);
   NetworkSpec s;
-  if (!r.object(j, p, {"topology", "setup_time", "prefill_hosts", "decode_hosts", "traces",
-                       "background", "rate_tolerance", "rate_quantum", "scheduling"})) {
-    throw NetConfigError(std::move(issues));
-  }
-  if (!j.contains("topology")) r.error(child(p, "topology"), "missing required key");
-  try {
-    if (j.contains("topology")) {
-      s.topology = parse_topology(j.at("topology"), child(p, "topology"), limits);
+  if (const json* topology = r.get(net_table("network")["topology"].key, true)) {
+    try {
+      json topology_res;
+      s.topology = parse_topology(*topology, pointer_child(p, "topology"), limits, &topology_res);
+      res["topology"] = std::move(topology_res);
+    } catch (const NetConfigError& e) {
+      for (const auto& issue : e.issues()) issues.add(issue.json_path, issue.message);
     }
-  } catch (const NetConfigError& e) {
-    issues.insert(issues.end(), e.issues().begin(), e.issues().end());
   }
-  s.setup_time = r.time(j, p, "setup_time", false).value_or(Time::zero());
-  s.pool_hosts = {r.strings(j, p, "prefill_hosts", false).value_or(std::vector<std::string>{}),
-                  r.strings(j, p, "decode_hosts", false).value_or(std::vector<std::string>{})};
-  s.traces = read_array<BandwidthTraceSpec>(
-      r, j, p, "traces", [&](const json& e, const std::string& ep) { return read_trace(r, e, ep, base_dir); });
-  s.background = read_array<BackgroundSpec>(
-      r, j, p, "background", [&](const json& e, const std::string& ep) { return read_background(r, e, ep); });
-  s.rate_tolerance = r.number(j, p, "rate_tolerance", false).value_or(s.rate_tolerance);
-  if (!(s.rate_tolerance >= 1e-12 && s.rate_tolerance <= 1e-2)) {
-    r.error(child(p, "rate_tolerance"), "must be in [1e-12, 1e-2]");
-  }
-  s.rate_quantum = r.time(j, p, "rate_quantum", false).value_or(Time::zero());
-  if (j.contains("scheduling")) s.scheduling = read_scheduling(r, j.at("scheduling"), child(p, "scheduling"));
-  if (issues.empty()) check_names(r, build_topology(s.topology), s, p);
-  if (!issues.empty()) throw NetConfigError(std::move(issues));
+  read_network_fields(r, s, res, base_dir);
+  r.finish();
+  if (issues.empty()) check_names(issues, build_topology(s.topology), s, p);
+  if (!issues.empty()) throw NetConfigError(issues.items());
+  keep_written(j, res);
+  if (resolved != nullptr) *resolved = std::move(res);
   return s;
 }
 

@@ -5,10 +5,10 @@
 //                               a network object as parse_network (topology_json.hpp) reads it
 //   {"topology": "single-link", "bandwidth": "25Gbps", "latency": "10us", "setup": "1ms",
 //    "efficiency": 0.85, "scheduling": {...}}
-//                               shorthand for one link; latency and setup default to "0s",
-//                               efficiency to 1
-// The shorthand is rewritten into the network-object form, which is also the resolved form; the
-// bandwidth keeps the text the user wrote, so it is parsed (by parse_network) and never reprinted.
+//                               shorthand for one link (table network-shorthand)
+// The shorthand is rewritten into the network-object form; the resolved form is parse_network's
+// (every key of every object, defaults included), with the values the user wrote kept as written,
+// so a bandwidth is parsed once and never reprinted.
 
 #include <filesystem>
 #include <fmt/format.h>
@@ -19,6 +19,7 @@
 #include "sim/scenario/topology_json.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/net_table_reader.hpp"
 #include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 #include "sim/scenario/strict_json.hpp"
@@ -28,27 +29,23 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
-  const auto kind = r.string("topology", true);
-  const auto rate = r.bit_rate("bandwidth", true);
-  const auto latency = r.time("latency", false);
-  const auto setup = r.time("setup", false);
-  const auto efficiency = r.number("efficiency", 1e-9, 1.0);
-  const nlohmann::json* scheduling = r.get("scheduling");
-  const bool bad = (r.get("latency") && !latency) || (r.get("setup") && !setup) ||
-                   (r.get("efficiency") && !efficiency);
+  const FieldSection& F = net_table("network-shorthand");
+  const std::size_t issues_before = r.issues().size();
+  const auto kind = r.string(F["topology"]);
+  const auto rate = r.bit_rate(F["bandwidth"]);
+  const auto latency = r.time(F["latency"]);
+  const auto setup = r.time(F["setup"]);
+  const auto efficiency = r.number(F["efficiency"]);
+  const nlohmann::json* scheduling = r.get(F["scheduling"].key);
   r.finish();
-  if (kind && *kind != "single-link") {
-    r.issues().add(r.child("topology"),
-                   fmt::format("the shorthand form knows only \"single-link\", got \"{}\"; give "
-                               "other topologies as {{\"kind\": ...}} objects", *kind));
+  if (!kind || !rate || !latency || !setup || !efficiency || r.issues().size() != issues_before) {
     return std::nullopt;
   }
-  if (!kind || !rate || bad) return std::nullopt;
   const nlohmann::json link = {{"rate", *r.get("bandwidth")},
-                               {"latency", time_text(latency.value_or(Time::zero()))},
-                               {"efficiency", efficiency.value_or(1.0)}};
+                               {"latency", r.get("latency") ? *r.get("latency") : nlohmann::json(time_text(*latency))},
+                               {"efficiency", *efficiency}};
   nlohmann::json full{{"topology", {{"kind", "single-link"}, {"link", link}}},
-                      {"setup_time", time_text(setup.value_or(Time::zero()))}};
+                      {"setup_time", r.get("setup") ? *r.get("setup") : nlohmann::json(time_text(*setup))}};
   if (scheduling) full["scheduling"] = *scheduling;
   return full;
 }
@@ -79,18 +76,12 @@ net::NetworkSpec read_network(const nlohmann::json& value, const std::string& pa
     }
   }
   try {
-    net::NetworkSpec spec = parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks});
-    resolved = *full;
+    net::NetworkSpec spec = parse_network(*full, path, base_dir, {kMaxHosts, kMaxLinks}, &resolved);
     if (preset) resolved["preset"] = *preset;
-    if (!resolved.contains("setup_time")) resolved["setup_time"] = time_text(spec.setup_time);
-    const auto& sched = spec.scheduling;
     std::vector<double> weights;
-    const net::Scheduler scheduler(sched);
-    for (int q = 0; q < sched.classes; ++q) weights.push_back(scheduler.queue_weight(q));
-    resolved["scheduling"] = {{"policy", std::string(net::to_string(sched.policy))},
-                              {"classes", sched.classes},
-                              {"weights", weights},
-                              {"max_wait", time_text(sched.max_wait)}};
+    const net::Scheduler scheduler(spec.scheduling);
+    for (int q = 0; q < spec.scheduling.classes; ++q) weights.push_back(scheduler.queue_weight(q));
+    resolved["scheduling"]["weights"] = weights;
     return spec;
   } catch (const NetConfigError& e) {
     for (const auto& issue : e.issues()) ctx.issues.add(issue.json_path, issue.message);

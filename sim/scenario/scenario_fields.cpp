@@ -2,9 +2,11 @@
 // are what an absent key means, as a scenario would write it.
 
 #include <array>
+#include <vector>
 
 #include "sim/scenario/field_table.hpp"
 #include "sim/scenario/field_tables.hpp"
+#include "sim/scenario/network_fields.hpp"
 
 // Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -175,24 +177,30 @@ constexpr std::array kCopies{
 }  // namespace
 
 std::span<const FieldSection> scenario_field_sections() {
-  static const std::array sections{
-      FieldSection{"scenario", "", kScenario},
-      FieldSection{"instance-group", "/prefill", kInstanceGroup},
-      FieldSection{"prefix-cache", "/prefix_cache", kPrefixCache},
-      FieldSection{"context-loading", "/context_loading", kContextLoading},
-      FieldSection{"workload-request", "/workload/requests/0", kRequest},
-      FieldSection{"workload-copies", "/workload", kCopies},
-      FieldSection{"workload-trace", "/workload/trace", workload_trace_fields()},
-      FieldSection{"workload-synthetic", "/workload/synthetic", workload_synthetic_fields()},
-      FieldSection{"length", "/workload/synthetic/context", length_fields()},
-      FieldSection{"method", "/methods/0", method_fields()},
-      FieldSection{"cachegen", "/methods/0/cachegen", cachegen_fields()},
-      FieldSection{"serving", "/serving", kServing},
-      FieldSection{"speculation", "/speculation", kSpeculation},
-      FieldSection{"slo", "/slo", kSlo},
-      FieldSection{"accuracy", "/accuracy", kAccuracy},
-  };
+  static const std::vector<FieldSection> sections = [] {
+    std::vector<FieldSection> all{
+        FieldSection{"scenario", "", kScenario},
+        FieldSection{"instance-group", "/prefill", kInstanceGroup},
+        FieldSection{"prefix-cache", "/prefix_cache", kPrefixCache},
+        FieldSection{"context-loading", "/context_loading", kContextLoading},
+    };
+    const auto network = network_field_sections();
+    all.insert(all.end(), network.begin(), network.end());
+    all.insert(all.end(), {
+        FieldSection{"workload-request", "/workload/requests/0", kRequest},
+        FieldSection{"workload-copies", "/workload", kCopies},
+        FieldSection{"workload-trace", "/workload/trace", workload_trace_fields()},
+        FieldSection{"workload-synthetic", "/workload/synthetic", workload_synthetic_fields()},
+        FieldSection{"length", "/workload/synthetic/context", length_fields()},
+        FieldSection{"method", "/methods/0", method_fields()},
+        FieldSection{"cachegen", "/methods/0/cachegen", cachegen_fields()},
+        FieldSection{"serving", "/serving", kServing},
+        FieldSection{"speculation", "/speculation", kSpeculation},
+        FieldSection{"slo", "/slo", kSlo},
+        FieldSection{"accuracy", "/accuracy", kAccuracy},
+    });
+    return all;
+  }();
   return sections;
 }
-
 }  // namespace lynxsim::scenario

@@ -1,8 +1,11 @@
 #include "sim/scenario/topology_json.hpp"
 
+#include <algorithm>
+#include <array>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "sim/scenario/net_json_reader.hpp"
+#include "sim/scenario/net_table_reader.hpp"
 
 namespace lynxsim::scenario {
 
@@ -17,133 +20,153 @@ std::string summary(const std::vector<ScenarioIssue>& issues) {
   return s;
 }
 
-LinkSpec read_link(JsonReader& r, const json& j, const std::string& path,
-                   std::initializer_list<std::string_view> extra = {}) {
+LinkSpec link_fields(ObjectReader& r, const FieldSection& F) {
   LinkSpec link;
-  std::vector<std::string_view> keys{"rate", "latency", "efficiency"};
-  keys.insert(keys.end(), extra.begin(), extra.end());
-  if (!j.is_object()) {
-    r.error(path, "expected a link object {\"rate\", \"latency\", \"efficiency\"}");
-    return link;
-  }
-  for (const auto& [key, value] : j.items()) {
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) r.error(child(path, key), "unknown key");
-  }
-  link.rate = r.rate(j, path, "rate", true).value_or(BitsPerSecond{1.0});
-  link.latency = r.time(j, path, "latency", true).value_or(Time::zero());
-  link.efficiency = r.number(j, path, "efficiency", false).value_or(1.0);
-  if (!(link.efficiency > 0.0 && link.efficiency <= 1.0)) {
-    r.error(child(path, "efficiency"), "must be in (0, 1]");
-    link.efficiency = 1.0;
-  }
+  link.rate = r.bit_rate(F["rate"]).value_or(BitsPerSecond{1.0});
+  link.latency = r.time(F["latency"]).value_or(Time::zero());
+  link.efficiency = r.number(F["efficiency"]).value_or(1.0);
   return link;
 }
 
-LinkSpec link_at(JsonReader& r, const json& j, const std::string& path, const char* key) {
-  if (!j.contains(key)) {
-    r.error(child(path, key), "missing required key");
-    return {};
-  }
-  return read_link(r, j.at(key), child(path, key));
+// The link object under parent's key f, resolved into resolved[f.key]; nullopt when absent.
+std::optional<LinkSpec> link_at(ObjectReader& parent, const Field& f, json& resolved) {
+  const json* v = parent.get(f.key, f.required);
+  if (v == nullptr) return std::nullopt;
+  ObjectReader r(*v, parent.child(f.key), parent.issues());
+  json res = json::object();
+  r.resolve_into(res);
+  const LinkSpec link = link_fields(r, net_table("link"));
+  r.finish();
+  keep_written(*v, res);
+  resolved[std::string(f.key)] = std::move(res);
+  return link;
 }
 
-LeafSpineTopology read_leaf_spine(JsonReader& r, const json& j, const std::string& p) {
-  r.object(j, p, {"kind", "leaves", "hosts_per_leaf", "spines", "host_link", "uplink",
-                  "oversubscription", "uplink_latency", "uplink_efficiency"});
+LeafSpineTopology read_leaf_spine(ObjectReader& r, json& res) {
+  const FieldSection& F = net_table("topology-leaf-spine");
   LeafSpineTopology t;
-  t.leaves = r.integer(j, p, "leaves", true, 1).value_or(1);
-  t.hosts_per_leaf = r.integer(j, p, "hosts_per_leaf", true, 1).value_or(1);
-  t.spines = r.integer(j, p, "spines", true, 1).value_or(1);
-  t.host_link = link_at(r, j, p, "host_link");
-  t.oversubscription = r.number(j, p, "oversubscription", false);
+  t.leaves = r.count(F["leaves"]).value_or(1);
+  t.hosts_per_leaf = r.count(F["hosts_per_leaf"]).value_or(1);
+  t.spines = r.count(F["spines"]).value_or(1);
+  t.host_link = link_at(r, F["host_link"], res).value_or(LinkSpec{});
+  t.oversubscription = r.number(F["oversubscription"]);
+  const bool has_uplink = r.get("uplink") != nullptr;
   if (t.oversubscription) {
-    if (j.contains("uplink")) r.error(child(p, "uplink"), "give uplink or oversubscription, not both");
-    if (!(*t.oversubscription > 0.0)) r.error(child(p, "oversubscription"), "must be positive");
-    t.uplink.latency = r.time(j, p, "uplink_latency", true).value_or(Time::zero());
-    t.uplink.efficiency = r.number(j, p, "uplink_efficiency", false).value_or(t.host_link.efficiency);
+    if (has_uplink) r.issues().add(r.child("uplink"), "give uplink or oversubscription, not both");
+    if (r.get("uplink_latency") == nullptr) r.issues().add(r.child("uplink_latency"), "missing field");
+    t.uplink.latency = r.time(F["uplink_latency"]).value_or(Time::zero());
+    t.uplink.efficiency = r.number(F["uplink_efficiency"]).value_or(t.host_link.efficiency);
+  } else if (has_uplink) {
+    t.uplink = link_at(r, F["uplink"], res).value_or(LinkSpec{});
   } else {
-    t.uplink = link_at(r, j, p, "uplink");
+    r.issues().add(r.child("uplink"), "missing field (give uplink or oversubscription)");
   }
   return t;
 }
 
-GraphTopology read_graph(JsonReader& r, const json& j, const std::string& p) {
-  r.object(j, p, {"kind", "hosts", "switches", "links"});
+FatTreeTopology read_fat_tree(ObjectReader& r, json& res) {
+  const FieldSection& F = net_table("topology-fat-tree");
+  FatTreeTopology t{r.count(F["k"]).value_or(2), link_at(r, F["link"], res).value_or(LinkSpec{}), {}};
+  if (t.k % 2 != 0) r.issues().add(r.child("k"), "must be even");
+  t.host_link = link_at(r, F["host_link"], res);
+  return t;
+}
+
+CrossDcTopology read_cross_dc(ObjectReader& r, json& res) {
+  const FieldSection& F = net_table("topology-cross-dc");
+  CrossDcTopology t;
+  t.hosts_per_site = r.count(F["hosts_per_site"]).value_or(1);
+  t.host_link = link_at(r, F["host_link"], res).value_or(LinkSpec{});
+  const json* wan = r.get(F["wan"].key, true);
+  if (wan == nullptr) return t;
+  const FieldSection& W = net_table("wan");
+  ObjectReader w(*wan, r.child("wan"), r.issues());
+  json wres = json::object();
+  w.resolve_into(wres);
+  t.wan.rate = w.bit_rate(W["rate"]).value_or(BitsPerSecond{1.0});
+  t.wan.latency = Time::from_ps(w.time(W["rtt"]).value_or(Time::zero()).ps() / 2);
+  t.wan.efficiency = w.number(W["efficiency"]).value_or(1.0);
+  w.finish();
+  keep_written(*wan, wres);
+  res["wan"] = std::move(wres);
+  return t;
+}
+
+GraphTopology read_graph(ObjectReader& r, json& res) {
+  const FieldSection& F = net_table("topology-graph");
   GraphTopology g;
-  g.hosts = r.strings(j, p, "hosts", true).value_or(std::vector<std::string>{});
-  g.switches = r.strings(j, p, "switches", false).value_or(std::vector<std::string>{});
-  if (!j.contains("links") || !j.at("links").is_array()) {
-    r.error(child(p, "links"), "expected an array of links");
+  g.hosts = read_names(r, F["hosts"], res).value_or(std::vector<std::string>{});
+  g.switches = read_names(r, F["switches"], res).value_or(std::vector<std::string>{});
+  const json* links = r.get(F["links"].key, true);
+  if (links == nullptr) return g;
+  if (!links->is_array()) {
+    r.issues().add(r.child("links"), fmt::format("expected an array of links, got {}", describe_value(*links)));
     return g;
   }
-  const auto& links = j.at("links");
-  for (std::size_t i = 0; i < links.size(); ++i) {
-    const std::string lp = child(child(p, "links"), std::to_string(i));
+  const FieldSection& L = net_table("graph-link");
+  res["links"] = json::array();
+  for (std::size_t i = 0; i < links->size(); ++i) {
+    ObjectReader lr((*links)[i], pointer_child(r.child("links"), std::to_string(i)), r.issues());
+    json lres = json::object();
+    lr.resolve_into(lres);
     GraphLink l;
-    l.spec = read_link(r, links[i], lp, {"a", "b", "name"});
-    if (!links[i].is_object()) continue;
-    l.a = r.string(links[i], lp, "a", true).value_or("");
-    l.b = r.string(links[i], lp, "b", true).value_or("");
-    l.name = r.string(links[i], lp, "name", false).value_or("");
-    g.links.push_back(std::move(l));
+    l.a = lr.string(L["a"]).value_or("");
+    l.b = lr.string(L["b"]).value_or("");
+    l.name = lr.string(L["name"]).value_or("");
+    l.spec = link_fields(lr, L);
+    lr.finish();
+    keep_written((*links)[i], lres);
+    res["links"].push_back(std::move(lres));
+    if (lr.valid()) g.links.push_back(std::move(l));
   }
   return g;
 }
 
-TopologySpec read_topology(JsonReader& r, const json& j, const std::string& p) {
-  if (!j.is_object()) {
-    r.error(p, "expected a topology object with a \"kind\"");
+TopologySpec read_kind(ObjectReader& r, const std::string& kind, json& res) {
+  if (kind == "single-link") {
+    return SingleLinkTopology{link_at(r, net_table("topology-single-link")["link"], res).value_or(LinkSpec{})};
+  }
+  if (kind == "leaf-spine") return read_leaf_spine(r, res);
+  if (kind == "fat-tree") return read_fat_tree(r, res);
+  if (kind == "cross-dc") return read_cross_dc(r, res);
+  if (kind == "nvlink-island") {
+    const FieldSection& F = net_table("topology-nvlink-island");
+    const int gpus = r.count(F["gpus"]).value_or(2);
+    return NvlinkIslandTopology{gpus, link_at(r, F["nvlink"], res).value_or(LinkSpec{})};
+  }
+  return read_graph(r, res);
+}
+
+constexpr std::array<std::string_view, 6> kKinds{"single-link", "leaf-spine", "fat-tree", "cross-dc",
+                                                 "nvlink-island", "graph"};
+
+TopologySpec read_topology(const json& j, const std::string& p, IssueList& issues, json& resolved) {
+  const auto* kind = j.is_object() && j.contains("kind") ? &j.at("kind") : nullptr;
+  if (kind == nullptr || !kind->is_string() ||
+      std::find(kKinds.begin(), kKinds.end(), kind->get<std::string>()) == kKinds.end()) {
+    issues.add(kind == nullptr ? p : pointer_child(p, "kind"),
+               fmt::format("expected a topology object whose \"kind\" is one of {}", fmt::join(kKinds, ", ")));
     return SingleLinkTopology{};
   }
-  const std::string kind = r.string(j, p, "kind", true).value_or("");
-  if (kind == "single-link") {
-    r.object(j, p, {"kind", "link"});
-    return SingleLinkTopology{link_at(r, j, p, "link")};
-  }
-  if (kind == "leaf-spine") return read_leaf_spine(r, j, p);
-  if (kind == "fat-tree") {
-    r.object(j, p, {"kind", "k", "link", "host_link"});
-    FatTreeTopology t{r.integer(j, p, "k", true, 2).value_or(2), link_at(r, j, p, "link"), {}};
-    if (t.k % 2 != 0) r.error(child(p, "k"), "must be even");
-    if (j.contains("host_link")) t.host_link = link_at(r, j, p, "host_link");
-    return t;
-  }
-  if (kind == "cross-dc") {
-    r.object(j, p, {"kind", "hosts_per_site", "host_link", "wan"});
-    CrossDcTopology t;
-    t.hosts_per_site = r.integer(j, p, "hosts_per_site", true, 1).value_or(1);
-    t.host_link = link_at(r, j, p, "host_link");
-    const json& wan = j.contains("wan") ? j.at("wan") : json::object();
-    const std::string wp = child(p, "wan");
-    if (r.object(wan, wp, {"rate", "rtt", "efficiency"})) {
-      t.wan.rate = r.rate(wan, wp, "rate", true).value_or(BitsPerSecond{1.0});
-      const Time rtt = r.time(wan, wp, "rtt", true).value_or(Time::zero());
-      t.wan.latency = Time::from_ps(rtt.ps() / 2);
-      t.wan.efficiency = r.number(wan, wp, "efficiency", false).value_or(1.0);
-    }
-    return t;
-  }
-  if (kind == "nvlink-island") {
-    r.object(j, p, {"kind", "gpus", "nvlink"});
-    return NvlinkIslandTopology{r.integer(j, p, "gpus", true, 2).value_or(2),
-                                link_at(r, j, p, "nvlink")};
-  }
-  if (kind == "graph") return read_graph(r, j, p);
-  if (!kind.empty()) {
-    r.error(child(p, "kind"), "expected one of single-link, leaf-spine, fat-tree, cross-dc, "
-                              "nvlink-island, graph");
-  }
-  return SingleLinkTopology{};
+  const std::string name = kind->get<std::string>();
+  ObjectReader r(j, p, issues);
+  json res = json::object();
+  r.resolve_into(res);
+  (void)r.string(net_table("topology-" + name)["kind"]);
+  TopologySpec spec = read_kind(r, name, res);
+  r.finish();
+  keep_written(j, res);
+  resolved = std::move(res);
+  return spec;
 }
 
 void check_size(const TopologySpec& spec, const std::string& path, const TopologyLimits& limits,
-                std::vector<ScenarioIssue>& issues) {
+                IssueList& issues) {
   const TopologySize size = topology_size(spec);
   if (size.hosts > limits.max_hosts || size.links > limits.max_links) {
-    issues.push_back({path, fmt::format("the topology has {} hosts and {} links, more than the {} "
-                                        "hosts and {} links a network may have",
-                                        size.hosts, size.links, limits.max_hosts,
-                                        limits.max_links)});
+    issues.add(path, fmt::format("the topology has {} hosts and {} links, more than the {} hosts and {} "
+                                 "links a network may have",
+                                 size.hosts, size.links, limits.max_hosts, limits.max_links));
   }
 }
 
@@ -153,19 +176,20 @@ NetConfigError::NetConfigError(std::vector<ScenarioIssue> issues)
     : std::invalid_argument(summary(issues)), issues_(std::move(issues)) {}
 
 TopologySpec parse_topology(const json& json_value, const std::string& json_path_prefix,
-                            const TopologyLimits& limits) {
-  std::vector<ScenarioIssue> issues;
-  JsonReader r(issues);
-  TopologySpec spec = read_topology(r, json_value, json_path_prefix);
+                            const TopologyLimits& limits, json* resolved) {
+  IssueList issues;
+  json res;
+  TopologySpec spec = read_topology(json_value, json_path_prefix, issues, res);
   if (issues.empty()) check_size(spec, json_path_prefix, limits, issues);
   if (issues.empty()) {
     try {
       build_topology(spec);
     } catch (const std::invalid_argument& e) {
-      issues.push_back({json_path_prefix, e.what()});
+      issues.add(json_path_prefix, e.what());
     }
   }
-  if (!issues.empty()) throw NetConfigError(std::move(issues));
+  if (!issues.empty()) throw NetConfigError(issues.items());
+  if (resolved != nullptr) *resolved = std::move(res);
   return spec;
 }
 

@@ -16,7 +16,7 @@ std::int64_t bf16_bytes(std::int64_t tensors, std::int64_t heads, std::int64_t d
   return tensors * heads * tokens * d * 2;
 }
 
-std::vector<Bytes> grouped_planes(const TransferMethod& m, std::int64_t tensors, std::int64_t heads,
+std::vector<Bytes> grouped_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
                                   std::int64_t d, std::int64_t tokens) {
   const std::int64_t group = m.group_size > 0 ? m.group_size : d;
   std::vector<Bytes> out;
@@ -26,7 +26,7 @@ std::vector<Bytes> grouped_planes(const TransferMethod& m, std::int64_t tensors,
 }
 
 // Keys per-channel, values per-token; a single tensor (a latent or a state) goes as values.
-std::vector<Bytes> kivi_planes(const TransferMethod& m, std::int64_t tensors, std::int64_t heads,
+std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
                                std::int64_t d, std::int64_t tokens) {
   const std::int64_t g = m.kivi_group;
   const std::int64_t quantized = std::max<std::int64_t>(0, tokens - m.kivi_window) / g * g;
@@ -36,14 +36,14 @@ std::vector<Bytes> kivi_planes(const TransferMethod& m, std::int64_t tensors, st
   return {Bytes{heads * ((tensors == 2 ? keys : 0) + values + recent)}};
 }
 
-std::vector<Bytes> tensor_plane_bytes(const TransferMethod& method, std::int64_t tensors, std::int64_t h,
+std::vector<Bytes> tensor_plane_bytes(const quant::MethodSpec& method, std::int64_t tensors, std::int64_t h,
                                       std::int64_t d, std::int64_t t, double measured_size_ratio) {
   switch (method.family) {
-    case MethodFamily::bf16: return {Bytes{bf16_bytes(tensors, h, d, t)}};
-    case MethodFamily::int_n:
-    case MethodFamily::lynx: return grouped_planes(method, tensors, h, d, t);
-    case MethodFamily::kivi: return kivi_planes(method, tensors, h, d, t);
-    case MethodFamily::cachegen:
+    case quant::MethodFamily::bf16: return {Bytes{bf16_bytes(tensors, h, d, t)}};
+    case quant::MethodFamily::int_n:
+    case quant::MethodFamily::lynx: return grouped_planes(method, tensors, h, d, t);
+    case quant::MethodFamily::kivi: return kivi_planes(method, tensors, h, d, t);
+    case quant::MethodFamily::cachegen:
       if (!(measured_size_ratio > 0.0)) {
         throw std::invalid_argument("cachegen needs a measured size ratio (run its accuracy measurement)");
       }
@@ -58,7 +58,7 @@ void add_scaled(std::vector<Bytes>& total, const std::vector<Bytes>& planes, std
 }
 
 // Every layer of the model for a rank holding `heads` KV heads, by layer kind.
-std::vector<Bytes> all_layer_bytes(const TransferMethod& method, const KvGeometry& g, int heads,
+std::vector<Bytes> all_layer_bytes(const quant::MethodSpec& method, const KvGeometry& g, int heads,
                                    int tokens, double ratio) {
   std::vector<Bytes> total;
   const auto attention = [&](int t) { return tensor_plane_bytes(method, g.kv_tensors, heads, g.head_dim, t, ratio); };
@@ -78,12 +78,12 @@ int kv_heads_per_rank(int num_kv_heads, int tensor_parallel) {
   return tensor_parallel >= num_kv_heads ? 1 : static_cast<int>(ceil_div(num_kv_heads, tensor_parallel));
 }
 
-std::vector<Bytes> layer_plane_bytes(const TransferMethod& method, int heads, int head_dim,
+std::vector<Bytes> layer_plane_bytes(const quant::MethodSpec& method, int heads, int head_dim,
                                      int tokens, double measured_size_ratio) {
   return tensor_plane_bytes(method, 2, heads, head_dim, tokens, measured_size_ratio);
 }
 
-std::vector<Bytes> piece_plane_bytes(const TransferMethod& method, const KvGeometry& g, int heads,
+std::vector<Bytes> piece_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g, int heads,
                                      int layers, int tokens, double measured_size_ratio) {
   if (g.dense()) {
     std::vector<Bytes> bytes = layer_plane_bytes(method, heads, g.head_dim, tokens, measured_size_ratio);
@@ -97,9 +97,9 @@ std::vector<Bytes> piece_plane_bytes(const TransferMethod& method, const KvGeome
 }
 
 Bytes piece_bf16_bytes(const KvGeometry& g, int heads, int layers, int tokens) {
-  static const TransferMethod bf16 = [] {
-    TransferMethod m;
-    m.family = MethodFamily::bf16;
+  static const quant::MethodSpec bf16 = [] {
+    quant::MethodSpec m;
+    m.family = quant::MethodFamily::bf16;
     return m;
   }();
   return piece_plane_bytes(bf16, g, heads, layers, tokens).front();
@@ -125,7 +125,7 @@ KvGeometry kv_geometry_of(const ModelSpec& model) {
   return g;
 }
 
-std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeometry& g,
+std::vector<Bytes> total_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
                                      int tensor_parallel, int tokens, double measured_size_ratio) {
   const int heads = kv_heads_per_rank(g.num_kv_heads, tensor_parallel);
   std::vector<Bytes> bytes = piece_plane_bytes(method, g, heads, g.num_layers, tokens, measured_size_ratio);
@@ -133,7 +133,7 @@ std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeome
   return bytes;
 }
 
-std::vector<Bytes> transfer_plane_bytes(const TransferMethod& method, const KvGeometry& g,
+std::vector<Bytes> transfer_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
                                         int src_tp, int dst_tp, int tokens,
                                         double measured_size_ratio) {
   std::vector<Bytes> total;

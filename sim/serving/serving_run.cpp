@@ -8,7 +8,7 @@
 namespace lynxsim::serving {
 namespace {
 
-std::deque<RequestState> make_requests(const ServingConfig& config, const TransferMethod& method) {
+std::deque<RequestState> make_requests(const ServingConfig& config, const quant::MethodSpec& method) {
   const bool streams_drafts =
       method.speculative() && config.speculation.stream == SpeculationStream::speculative;
   std::deque<RequestState> states;
@@ -48,14 +48,14 @@ void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Tim
 
 }  // namespace
 
-double effective_acceptance(const ServingConfig& config, const TransferMethod& method,
+double effective_acceptance(const ServingConfig& config, const quant::MethodSpec& method,
                             const MethodQuality& quality) {
   if (method.acceptance) return *method.acceptance;
   if (config.speculation.acceptance) return *config.speculation.acceptance;
   return quality.acceptance;
 }
 
-MethodResult run_serving(const ServingConfig& config, const TransferMethod& method,
+MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& method,
                          const MethodQuality& quality, const SimulatorHook& hook) {
   Simulator sim(config.seed);
   if (hook) hook(sim);
