@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Cross-checks lynxsim's SmolLM2 tokenizer and forward pass against Hugging Face transformers.
+"""Cross-checks lynxsim's tokenizers and forward passes (SmolLM2, Gemma 3) against Hugging Face.
 
 Both sides load the same GGUF file (scripts/fetch_model.sh). transformers dequantizes the GGUF
 weights to float32 and runs its own Llama implementation on the CPU, so it is an independent
@@ -27,6 +27,14 @@ Subcommands:
         --model PATH --prompt TEXT --out FILE and must write the two-line text format of
         sim/llm/prompt_logits.hpp), and prints the largest difference of the next-token logits.
         --fixture writes the prompt, its ids and transformers' top logits as a test fixture.
+    gemma  --lynxsim-cmd "build/lynxsim llm-logits" [--text data/texts/vim_user_manual.txt]
+        Gemma 3 270M (scripts/fetch_model.sh gemma3-270m): for the CASES prompts and three
+        prefixes of the text (about 300, 1,100 and 2,000 tokens, beyond the 512-token sliding
+        window), compares the token ids of transformers' GGUF tokenizer (BOS added) with
+        lynxsim's, then feeds lynxsim's ids to transformers' Gemma3ForCausalLM (float32) and
+        prints per prompt the largest |logit difference| of the next-token logits and whether
+        the argmax agrees; exit status 1 when any difference exceeds --tolerance (default 1e-2)
+        or an argmax differs.
 """
 import argparse
 import glob
@@ -81,13 +89,13 @@ MULTILINGUAL = [
 CASES += MULTILINGUAL
 
 
-def find_model(path):
+def find_model(path, name="smollm2-135m"):
     if path:
         return path
     cache = os.path.expanduser("~/.cache/lynxsim")
-    found = sorted(glob.glob(os.path.join(cache, "models", "smollm2-135m", "*.gguf")))
+    found = sorted(glob.glob(os.path.join(cache, "models", name, "*.gguf")))
     if not found:
-        sys.exit("SmolLM2-135M GGUF model not found; run scripts/fetch_model.sh")
+        sys.exit("%s GGUF model not found; run scripts/fetch_model.sh %s" % (name, name))
     return found[0]
 
 
@@ -232,6 +240,40 @@ def cmd_logits(args):
     return 0 if diff.max() < args.tolerance else 1
 
 
+def cmd_gemma(args):
+    import numpy as np
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+    model_path = find_model(args.model, "gemma3-270m")
+    where, name = os.path.dirname(model_path), os.path.basename(model_path)
+    tok = AutoTokenizer.from_pretrained(where, gguf_file=name)
+    model = AutoModelForCausalLM.from_pretrained(where, gguf_file=name, dtype=torch.float32)
+    model.eval()
+    with open(args.text, encoding="utf-8") as f:
+        text = f.read()
+    prompts = [c for c in CASES if "<|im_start|>" not in c]
+    prompts += [text[:1200], text[:4000], text[:7000]]
+    worst, argmax_differ, ids_differ = 0.0, 0, 0
+    for prompt in prompts:
+        hf_ids = tok(prompt).input_ids
+        lx_ids, lx = lynxsim_logits(args.lynxsim_cmd, model_path, prompt)
+        ids_differ += lx_ids != hf_ids
+        with torch.no_grad():
+            hf = model(torch.tensor([lx_ids], dtype=torch.long)).logits[0, -1].double().numpy()
+        lx = np.array(lx)
+        diff = float(np.abs(hf - lx).max())
+        worst = max(worst, diff)
+        same = int(hf.argmax()) == int(lx.argmax())
+        argmax_differ += not same
+        print("%5d tokens  ids %s  max |diff| %.3g  argmax %s  %r" % (
+            len(lx_ids), "same" if lx_ids == hf_ids else "DIFFER", diff,
+            "same" if same else "DIFFER", prompt[:40]))
+    print("%d prompts: max |logit difference| %.4g, argmax agreement %d/%d, token ids equal %d/%d"
+          % (len(prompts), worst, len(prompts) - argmax_differ, len(prompts),
+             len(prompts) - ids_differ, len(prompts)))
+    return 0 if worst < args.tolerance and argmax_differ == 0 else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", help="GGUF path (default: the fetch_model.sh cache)")
@@ -247,8 +289,14 @@ def main():
                                             "<|im_end|>\n<|im_start|>assistant\n")
     logits.add_argument("--fixture")
     logits.add_argument("--tolerance", type=float, default=1e-2)
+    gemma = sub.add_parser("gemma")
+    gemma.add_argument("--lynxsim-cmd", required=True)
+    gemma.add_argument("--text", default=os.path.join(os.path.dirname(__file__), "..", "data",
+                                                      "texts", "vim_user_manual.txt"))
+    gemma.add_argument("--tolerance", type=float, default=1e-2)
     args = parser.parse_args()
-    commands = {"tokens": cmd_tokens, "multilingual": cmd_multilingual, "logits": cmd_logits}
+    commands = {"tokens": cmd_tokens, "multilingual": cmd_multilingual, "logits": cmd_logits,
+                "gemma": cmd_gemma}
     return commands[args.command](args)
 
 

@@ -130,6 +130,14 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_option("--seed", p.accuracy.seed, "random seed");
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
+  acc->add_option("--text", p.accuracy.text, "real models: the text (default data/texts/kv_essay.txt)");
+  acc->add_flag("--passkey-in-text", p.accuracy.passkey_in_text,
+                "real models: passkey hidden in the text at --context tokens (default: filler prompts of 512-2048)");
+  acc->add_flag("--no-passkey", p.accuracy.no_passkey, "real models: no passkey test");
+  acc->add_option("--continuation", p.accuracy.continuation, "real models: scored tokens after the prompt (default 256)")
+      ->check(CLI::Range(16, 4096));
+  acc->add_option("--samples", p.accuracy.samples, "real models: draft windows per speculative method (default 4)")
+      ->check(CLI::Range(0, 1024));
   acc->add_flag("--progress", p.accuracy.progress,
                 "a progress line with ETA on stderr even when stderr is not a terminal");
   add_calibrate(app, p.calibrate);

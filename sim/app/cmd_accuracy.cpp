@@ -20,13 +20,18 @@
 namespace lynxsim::app {
 namespace {
 
-constexpr const char* kRealModel = "smollm2-135m";
-
 int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   accuracy::RealModelRequest request;
-  request.model_path = llm::require_model(data.cache_dir()).string();
-  request.text_path = data.essay_text().string();
+  request.model_path = llm::require_model(data.cache_dir(), options.model).string();
+  request.text_path = options.text.value_or(data.essay_text()).string();
   request.contexts = {options.context};
+  request.continuation_tokens = options.continuation;
+  request.acceptance_samples = options.samples;
+  if (options.passkey_in_text) {
+    request.passkey_in_text = true;
+    request.passkey_contexts = {options.context};
+  }
+  if (options.no_passkey) request.passkey_contexts.clear();
   for (const std::string& name : options.methods) {
     request.methods.push_back(quant::method_from_name(name));
   }
@@ -58,7 +63,7 @@ void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
 }  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
-  if (options.model == kRealModel && !options.kv_file) return real_model_accuracy(data, options);
+  if (llm::is_real_model_name(options.model) && !options.kv_file) return real_model_accuracy(data, options);
   accuracy::AccuracyRequest request;
   request.geometry = serving::kv_geometry_of(find_model(data, options.model));
   request.context = options.context;

@@ -55,6 +55,12 @@ struct AccuracyOptions {
   bool json = false;
   bool no_cache = false;
   bool progress = false;  // the progress line even when stderr is not a terminal
+  // Real models only (smollm2-135m, gemma3-270m):
+  std::optional<std::filesystem::path> text;  // default: the bundled essay
+  bool passkey_in_text = false;               // passkey at --context in the text (else 512-2048 filler)
+  bool no_passkey = false;
+  int continuation = 256;                     // scored tokens after the prompt
+  int samples = 4;                            // draft windows per speculative method
 };
 
 struct CalibrateOptions {

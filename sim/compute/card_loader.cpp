@@ -69,6 +69,9 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   h.scale_up_efficiency = r.fraction("scale_up_efficiency");
   h.kernel_floor = Time::from_seconds(r.quantity("kernel_floor", time_what, seconds_of));
   h.attention_floor = Time::from_seconds(r.quantity("attention_floor", time_what, seconds_of));
+  h.attention_block_time = Time::from_seconds(
+      r.non_negative_quantity("attention_block_time", time_what, seconds_of));
+  h.sm_count = static_cast<int>(std::lround(r.count("sm_count")));
   h.layer_overhead = Time::from_seconds(r.quantity("layer_overhead", time_what, seconds_of));
   h.step_overhead = Time::from_seconds(r.quantity("step_overhead", time_what, seconds_of));
   h.kernel_launch = Time::from_seconds(r.quantity("kernel_launch", time_what, seconds_of));

@@ -17,6 +17,10 @@
 // kernel_launch             fixed cost per launched kernel
 // kernel_floor              fixed GPU time of every GEMM and elementwise kernel of a forward pass
 // attention_floor           fixed GPU time of one attention kernel
+// attention_block_time      time one SM takes to walk one KV block of a split-KV decode attention
+//                           kernel when latency, not bandwidth, bounds it (split_kv.hpp)
+// sm_count                  streaming multiprocessors; 0 where no split-KV decode kernel is
+//                           modelled (decode attention is then the bandwidth roofline alone)
 // scale_up_bandwidth        per-direction bandwidth of the intra-node link used by all-reduce
 // scale_up_efficiency       fraction of scale_up_bandwidth a ring all-reduce reaches (bus b/w)
 // scale_up_latency          fixed latency of one collective on that link (launch, synchronisation)
@@ -48,6 +52,8 @@ struct HardwareSpec {
   double scale_up_efficiency = 1.0;
   Time kernel_floor;
   Time attention_floor;
+  Time attention_block_time;
+  int sm_count = 0;
   Time layer_overhead;
   Time step_overhead;
   Time kernel_launch;

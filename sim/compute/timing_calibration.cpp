@@ -14,6 +14,9 @@ namespace lynxsim {
 namespace {
 
 constexpr const char* kHeader = "group,model,gpu,tp,tokens,context,measured_ms,holdout,source";
+// vidur profiled decode attention with block tables sized for max_model_len = 4096 tokens (the
+// max_model_len column of its attention.csv), which is the width the kernel's split heuristic sees.
+constexpr int kVidurBlockTableTokens = 4096;
 const std::vector<std::string> kGroups = {"layer_linear_decode", "layer_linear_prefill",
                                           "layer_linear_tp", "attention_decode", "allreduce"};
 
@@ -73,9 +76,11 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
   }
   const TimingModel timing(model, hw, point.tp);
   if (point.group == "attention_decode") {
-    const std::vector<SequenceChunk> batch(static_cast<std::size_t>(point.tokens),
-                                           SequenceChunk{1, static_cast<int>(point.context)});
-    return timing.layer_breakdown(batch).attention.time.seconds() * 1e3;
+    return timing
+               .decode_attention(static_cast<int>(point.tokens), static_cast<int>(point.context),
+                                 kVidurBlockTableTokens)
+               .time.seconds() *
+           1e3;
   }
   const SequenceChunk chunk{static_cast<int>(point.tokens), static_cast<int>(point.context)};
   const LayerBreakdown layer = timing.layer_breakdown({&chunk, 1});

@@ -9,7 +9,8 @@
 //       `tokens` new tokens at tensor parallelism `tp` (operator kernel times, no launch gaps);
 //   attention_decode
 //       one decode attention kernel over paged KV: `tokens` sequences of one new token after
-//       `context` cached tokens each at tensor parallelism `tp` (attention_op of that batch);
+//       `context` cached tokens each at tensor parallelism `tp` (TimingModel::decode_attention,
+//       block tables 4096 tokens wide as in vidur's profiling);
 //   allreduce
 //       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link.
 //

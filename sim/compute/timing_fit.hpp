@@ -4,7 +4,7 @@
 // Each group of calibration points depends on its own few constants of the GPU profile:
 //   layer_linear_*    memory_efficiency, compute_efficiency, gemm_half_tokens,
 //                     elementwise_efficiency, kernel_floor
-//   attention_decode  kv_read_efficiency, attention_floor
+//   attention_decode  kv_read_efficiency, attention_floor, attention_block_time
 //   allreduce         scale_up_efficiency, scale_up_latency, scale_up_step_latency
 // For one GPU, the constants of every group present are fitted on the points NOT marked hold-out
 // by minimising the sum of |ln(predicted / measured)| (the log keeps a 30 us point and a 30 ms

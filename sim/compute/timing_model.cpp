@@ -1,11 +1,15 @@
 #include "sim/compute/timing_model.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <initializer_list>
 #include <stdexcept>
 #include <utility>
 
 #include <fmt/format.h>
+
+#include "sim/compute/split_kv.hpp"
 
 namespace lynxsim {
 namespace {
@@ -122,9 +126,22 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
   return totals;
 }
 
-OpTiming TimingModel::attention_op(const PassTotals& totals) const {
+OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) const {
   if (layered_attention_) return layered_attention_op(totals);
-  return gqa_attention(totals.attention_pairs, totals.kv_read_tokens, totals.new_tokens);
+  const double pairs = totals.attention_pairs;
+  const double kv_read_tokens = totals.kv_read_tokens;
+  const double new_tokens = totals.new_tokens;
+  OpTiming op = gqa_attention(pairs, kv_read_tokens, new_tokens);
+  const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
+  const bool decode = totals.sequences > 0 && totals.new_tokens == totals.sequences &&
+                      pairs == kv_read_tokens - 0.5 * new_tokens;
+  if (decode && hw_.sm_count > 0) {
+    const int context = static_cast<int>(std::ceil(kv_read_tokens / totals.sequences));
+    const int table = table_tokens > 0 ? std::max(table_tokens, context) : context;
+    const Time chain = split_kv_chain(totals.sequences, context, table);
+    if (chain + floor > op.time) op = {chain + floor, op.flops, op.bytes, Bound::memory};
+  }
+  return op;
 }
 
 OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const {
@@ -135,6 +152,31 @@ OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double 
   const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
   const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
   return roofline(flops, bytes, hw_.attention_efficiency, hw_.kv_read_efficiency, floor);
+}
+
+Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {
+  const int block = split_kv_block_tokens(model_.head_dim);
+  const int context_blocks = ceil_div(context_tokens, block);
+  const int table_blocks = ceil_div(table_tokens, block);
+  const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
+                            (static_cast<std::uint64_t>(context_blocks) << 20) |
+                            static_cast<std::uint64_t>(table_blocks);
+  auto it = split_kv_memo_.find(key);
+  if (it == split_kv_memo_.end()) {
+    const int units = sequences * kv_heads_per_rank();
+    const int busiest = split_kv_layout(units, context_blocks, table_blocks, hw_.sm_count).busiest_sm_blocks;
+    it = split_kv_memo_.emplace(key, busiest).first;
+  }
+  return hw_.attention_block_time * it->second;
+}
+
+OpTiming TimingModel::decode_attention(int sequences, int cached_tokens, int table_tokens) const {
+  if (sequences < 1 || cached_tokens < 0 || table_tokens < 0) {
+    throw std::invalid_argument("decode attention needs sequences and non-negative token counts");
+  }
+  PassTotals totals;
+  for (int i = 0; i < sequences; ++i) totals.add({1, cached_tokens});
+  return attention_op(totals, table_tokens);
 }
 
 OpTiming TimingModel::elementwise_op(double tokens) const {

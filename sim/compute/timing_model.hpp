@@ -28,7 +28,10 @@
 //                      fill the tensor cores poorly), e_m = memory_efficiency, 4 GEMM kernels
 //                      (QKV, output projection, gate/up, down) of kernel_floor each
 //   attention    e_c = attention_efficiency, e_m = kv_read_efficiency (paged KV streaming), one
-//                      kernel of attention_floor when the chunk has new tokens
+//                      kernel of attention_floor when the chunk has new tokens. A pure decode pass
+//                      (one new token per sequence) on a GPU with sm_count > 0 also has a latency
+//                      bound: time = max(roofline, busiest_sm_blocks * attention_block_time) + floor,
+//                      the split-KV work layout of split_kv.hpp at the batch's mean KV length
 //   elementwise  memory only, e_m = elementwise_efficiency, 6 kernels of kernel_floor (two norms,
 //                      RoPE, activation, two residual adds)
 // An operator is compute-bound when its compute term is the larger. A layer adds its fixed cost
@@ -96,7 +99,9 @@
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
 // parallelism. Units: seconds inside, Time out.
 
+#include <cstdint>
 #include <optional>
+#include <unordered_map>
 #include <span>
 #include <vector>
 
@@ -190,6 +195,9 @@ public:
 
   LayerBreakdown layer_breakdown(std::span<const SequenceChunk> chunks) const;
   OpTiming lm_head(int logit_rows) const;
+  // Decode attention of `sequences` sequences with `cached_tokens` each, the kernel told of a
+  // block table `table_tokens` wide (0: as wide as the context, as a serving engine passes it).
+  OpTiming decode_attention(int sequences, int cached_tokens, int table_tokens) const;
 
   Time kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) const;
   Time allreduce_time(Bytes bytes) const;
@@ -229,7 +237,8 @@ private:
   OpTiming compute_lm_head(int logit_rows) const;
 
   OpTiming linear_op(double tokens) const;
-  OpTiming attention_op(const PassTotals& totals) const;
+  OpTiming attention_op(const PassTotals& totals, int table_tokens = 0) const;
+  Time split_kv_chain(int sequences, int context_tokens, int table_tokens) const;
   OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const;
   // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
   OpTiming layered_attention_op(const PassTotals& totals) const;
@@ -248,6 +257,7 @@ private:
   std::optional<EngineSpec> engine_;
   bool layered_attention_ = false;
   mutable std::vector<TokenCosts> memo_;
+  mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
 };
 
 }  // namespace lynxsim

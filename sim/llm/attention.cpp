@@ -11,14 +11,18 @@ constexpr int query_block = 64;
 
 using ConstRowMap = Eigen::Map<const RowMatrix>;
 
-void softmax_causal(RowMatrix& scores, int first_position) {
+// Column j of scores is position key0 + j; row i is the query at first_position + i.
+void softmax_causal(const AttentionInput& in, RowMatrix& scores, int first_position, int key0) {
   for (Eigen::Index i = 0; i < scores.rows(); ++i) {
-    const Eigen::Index visible = first_position + i + 1;
-    auto row = scores.row(i).head(visible).array();
+    const int position = first_position + static_cast<int>(i);
+    const Eigen::Index begin = in.config->first_visible(in.layer, position) - key0;
+    const Eigen::Index visible = position + 1 - key0 - begin;
+    auto row = scores.row(i).segment(begin, visible).array();
     const float peak = row.maxCoeff();
     row = (row - peak).exp();
     row /= row.sum();
-    scores.row(i).tail(scores.cols() - visible).setZero();
+    scores.row(i).head(begin).setZero();
+    scores.row(i).tail(scores.cols() - begin - visible).setZero();
   }
 }
 
@@ -30,13 +34,16 @@ void attend_block(const AttentionInput& in, const RowMatrix& q, int head, int fi
   const int rows = std::min(query_block, static_cast<int>(q.rows()) - first_row);
   const int first_position = in.first_position + first_row;
   const int context = first_position + rows;
-  const ConstRowMap keys(in.cache->keys(in.layer, kv_head).data(), context, hd);
-  const ConstRowMap values(in.cache->values(in.layer, kv_head).data(), context, hd);
+  const int key0 = c.first_visible(in.layer, first_position);
+  const auto offset = static_cast<std::size_t>(key0) * static_cast<std::size_t>(hd);
+  const ConstRowMap keys(in.cache->keys(in.layer, kv_head).data() + offset, context - key0, hd);
+  const ConstRowMap values(in.cache->values(in.layer, kv_head).data() + offset, context - key0,
+                           hd);
   const float scale = 1.0f / std::sqrt(static_cast<float>(hd));
-  RowMatrix scores(rows, context);
+  RowMatrix scores(rows, context - key0);
   scores.noalias() = q.block(first_row, head * hd, rows, hd) * keys.transpose();
   scores *= scale;
-  softmax_causal(scores, first_position);
+  softmax_causal(in, scores, first_position, key0);
   out.block(first_row, head * hd, rows, hd).noalias() = scores * values;
 }
 
@@ -45,7 +52,7 @@ void attend_block(const AttentionInput& in, const RowMatrix& q, int head, int fi
 void causal_attention(ThreadPool& pool, const AttentionInput& input, const RowMatrix& q,
                       RowMatrix& out) {
   const LlamaConfig& c = *input.config;
-  if (q.cols() != c.n_heads * c.head_dim || input.cache->size() < input.first_position + q.rows()) {
+  if (q.cols() != c.q_dim() || input.cache->size() < input.first_position + q.rows()) {
     throw std::invalid_argument("causal_attention: query shape or cache length mismatch");
   }
   out.resize(q.rows(), q.cols());

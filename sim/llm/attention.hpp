@@ -3,6 +3,7 @@
 //
 // For query head h (kv head g = h / (n_heads / n_kv_heads)) and a new token at position p:
 //   s_j = q . k_j / sqrt(head_dim)  for j = 0..p,   a = sum_j softmax(s)_j v_j
+// (a sliding-window layer, LlamaConfig::is_local, sums only over j > p - sliding_window)
 // where k_j, v_j are the cache's rows of kv head g (the new tokens' own K/V must already be in the
 // cache, so a prefill chunk attends to itself causally). The work is split into tasks of one head
 // and a block of 64 consecutive queries; each task forms its scores against the keys up to its

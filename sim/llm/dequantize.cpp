@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sim/llm/dequantize_k.hpp"
+
 namespace lynxsim::llm {
 namespace {
 
@@ -67,6 +69,8 @@ void decode_block(GgmlType type, const std::uint8_t* b, float* y) {
     case GgmlType::Q5_0: block_q5(b, y, false); return;
     case GgmlType::Q5_1: block_q5(b, y, true); return;
     case GgmlType::Q8_0: block_q8_0(b, y); return;
+    case GgmlType::Q4_K: block_q4_k(b, y); return;
+    case GgmlType::Q6_K: block_q6_k(b, y); return;
   }
 }
 

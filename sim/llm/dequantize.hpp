@@ -8,7 +8,8 @@
 //   Q5_1: d, m, 32 high bits, 16 bytes      x[j] = (lo_j | b5_j) d + m
 //   Q8_0: d, 32 signed bytes                x[j] = q_j d
 // where lo_j / hi_j are the low / high nibble of byte j (j < 16); for Q5 the fifth bit of value j
-// is bit j of the 32-bit qh, and of value j+16 bit j+16. F16 and BF16 are widened exactly; F32 is
+// is bit j of the 32-bit qh, and of value j+16 bit j+16. The k-quants Q4_K and Q6_K use blocks of
+// 256 values (dequantize_k.hpp). F16 and BF16 are widened exactly; F32 is
 // copied. Results are exact in float for every type (one product and one sum of f16-exact values
 // rounded once), which is what ggml's own reference dequantization computes.
 

@@ -13,6 +13,8 @@ bool is_supported_ggml_type(std::uint32_t id) {
     case GgmlType::Q5_0:
     case GgmlType::Q5_1:
     case GgmlType::Q8_0:
+    case GgmlType::Q4_K:
+    case GgmlType::Q6_K:
     case GgmlType::BF16: return true;
   }
   return false;
@@ -28,6 +30,8 @@ GgmlTypeTraits ggml_type_traits(GgmlType type) {
     case GgmlType::Q5_0: return {32, 22, "Q5_0"};
     case GgmlType::Q5_1: return {32, 24, "Q5_1"};
     case GgmlType::Q8_0: return {32, 34, "Q8_0"};
+    case GgmlType::Q4_K: return {256, 144, "Q4_K"};
+    case GgmlType::Q6_K: return {256, 210, "Q6_K"};
   }
   throw std::invalid_argument("unsupported ggml type id " +
                               std::to_string(static_cast<std::uint32_t>(type)));

@@ -4,7 +4,7 @@
 // A quantized ggml tensor is a sequence of blocks along its first (fastest) dimension; each block
 // packs `block_size` values into `block_bytes` bytes with its own scale (and minimum). The ids are
 // fixed by the format: F32 = 0, F16 = 1, Q4_0 = 2, Q4_1 = 3, Q5_0 = 6, Q5_1 = 7, Q8_0 = 8,
-// BF16 = 30. Only the types listed here can be read; any other id is an error that names it.
+// Q4_K = 12, Q6_K = 14 (256-value super-blocks), BF16 = 30. Only the types listed here can be read; any other id is an error that names it.
 
 #include <cstddef>
 #include <cstdint>
@@ -20,6 +20,8 @@ enum class GgmlType : std::uint32_t {
   Q5_0 = 6,
   Q5_1 = 7,
   Q8_0 = 8,
+  Q4_K = 12,
+  Q6_K = 14,
   BF16 = 30,
 };
 

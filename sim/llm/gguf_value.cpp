@@ -102,4 +102,16 @@ std::vector<std::int64_t> GgufValue::as_int_array() const {
   return out;
 }
 
+std::vector<double> GgufValue::as_float_array() const {
+  if (type != GgufValueType::Array) {
+    wrong_type(*this, "an array of numbers");
+  }
+  std::vector<double> out;
+  out.reserve(items.size());
+  for (const GgufValue& item : items) {
+    out.push_back(item.as_float());
+  }
+  return out;
+}
+
 }  // namespace lynxsim::llm

@@ -56,6 +56,7 @@ struct GgufValue {
   const std::string& as_string() const;
   std::vector<std::string> as_string_array() const;
   std::vector<std::int64_t> as_int_array() const;
+  std::vector<double> as_float_array() const;
 };
 
 }  // namespace lynxsim::llm

@@ -37,10 +37,16 @@ LayerWeights load_layer(const GgufFile& file, const LlamaConfig& c, int index) {
   LayerWeights w;
   w.attn_norm = load_vector(file, p + "attn_norm.weight", c.n_embd);
   w.ffn_norm = load_vector(file, p + "ffn_norm.weight", c.n_embd);
-  w.wq = load_matrix(file, p + "attn_q.weight", c.n_embd, c.n_embd);
+  if (c.is_gemma()) {
+    w.q_norm = load_vector(file, p + "attn_q_norm.weight", c.head_dim);
+    w.k_norm = load_vector(file, p + "attn_k_norm.weight", c.head_dim);
+    w.post_attn_norm = load_vector(file, p + "post_attention_norm.weight", c.n_embd);
+    w.post_ffn_norm = load_vector(file, p + "post_ffw_norm.weight", c.n_embd);
+  }
+  w.wq = load_matrix(file, p + "attn_q.weight", c.q_dim(), c.n_embd);
   w.wk = load_matrix(file, p + "attn_k.weight", c.kv_dim(), c.n_embd);
   w.wv = load_matrix(file, p + "attn_v.weight", c.kv_dim(), c.n_embd);
-  w.wo = load_matrix(file, p + "attn_output.weight", c.n_embd, c.n_embd);
+  w.wo = load_matrix(file, p + "attn_output.weight", c.n_embd, c.q_dim());
   w.w_gate = load_matrix(file, p + "ffn_gate.weight", c.n_ff, c.n_embd);
   w.w_up = load_matrix(file, p + "ffn_up.weight", c.n_ff, c.n_embd);
   w.w_down = load_matrix(file, p + "ffn_down.weight", c.n_embd, c.n_ff);

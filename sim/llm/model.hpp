@@ -6,8 +6,12 @@
 // llama.cpp's: token_embd, blk.N.{attn_norm, attn_q, attn_k, attn_v, attn_output, ffn_norm,
 // ffn_gate, ffn_up, ffn_down}, output_norm, and output (absent when the head is tied to the
 // embedding, as in SmolLM2; then token_embd serves both). q and k rows are in GGUF's rotary order
-// (adjacent channel pairs, see kv_cache.hpp). Memory: 4 bytes per parameter (SmolLM2-135M: about
-// 540 MB). The model is immutable after loading and can be shared by any number of Sessions.
+// (llama: adjacent channel pairs, see kv_cache.hpp; gemma3: halves, i with i + head_dim/2). Gemma 3
+// adds blk.N.{attn_q_norm, attn_k_norm} (RMSNorm over each head's head_dim channels) and
+// blk.N.{post_attention_norm, post_ffw_norm}; its norm weights are stored as the multiplier itself
+// (the GGUF converter already added Gemma's 1 to the checkpoint's w), so every RMSNorm here is
+// x / rms(x) * weight. Memory: 4 bytes per parameter (SmolLM2-135M: about 540 MB; Gemma 3 270M:
+// about 1.1 GB, most of it the 262144 x 640 embedding). The model is immutable after loading and can be shared by any number of Sessions.
 
 #include <filesystem>
 #include <optional>
@@ -26,10 +30,14 @@ using RowMatrix = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::Ro
 struct LayerWeights {
   Eigen::VectorXf attn_norm;
   Eigen::VectorXf ffn_norm;
-  RowMatrix wq;      // [n_embd][n_embd]
+  Eigen::VectorXf q_norm;          // [head_dim], gemma3 only (empty otherwise)
+  Eigen::VectorXf k_norm;          // [head_dim], gemma3 only
+  Eigen::VectorXf post_attn_norm;  // [n_embd], gemma3 only
+  Eigen::VectorXf post_ffn_norm;   // [n_embd], gemma3 only
+  RowMatrix wq;      // [q_dim][n_embd]
   RowMatrix wk;      // [kv_dim][n_embd]
   RowMatrix wv;      // [kv_dim][n_embd]
-  RowMatrix wo;      // [n_embd][n_embd]
+  RowMatrix wo;      // [n_embd][q_dim]
   RowMatrix w_gate;  // [n_ff][n_embd]
   RowMatrix w_up;    // [n_ff][n_embd]
   RowMatrix w_down;  // [n_embd][n_ff]

@@ -9,7 +9,7 @@ namespace lynxsim::llm {
 
 PromptLogits compute_prompt_logits(const Model& model, std::string_view prompt, int n_threads) {
   PromptLogits out;
-  out.tokens = model.tokenizer().encode(prompt);
+  out.tokens = model.tokenizer().encode_prompt(prompt);
   if (out.tokens.empty()) {
     throw std::invalid_argument("the prompt encodes to no tokens");
   }

@@ -2,7 +2,8 @@
 // Next-token logits of a text prompt, for cross-checking lynxsim's forward pass against another
 // implementation (the `lynxsim llm-logits` command and scripts/hf_crosscheck.py).
 //
-// The prompt is tokenized with the model's own tokenizer (special tokens parsed, no BOS added),
+// The prompt is tokenized with the model's own tokenizer (special tokens parsed, BOS first when
+// the model asks for one: Gemma, not SmolLM2),
 // prefilled in one Session, and the logits after its last token are returned. The text format
 // written by write_prompt_logits is two lines:
 //   tokens <n> <id_0> ... <id_n-1>

@@ -30,6 +30,18 @@ float stored(float value, KvPrecision precision) {
   return precision == KvPrecision::Bf16 ? bf16_to_float(float_to_bf16(value)) : value;
 }
 
+// x += out, or x += norm(out) when the block has a post-norm (Gemma).
+void add_residual(RowMatrix& x, const RowMatrix& out, const Eigen::VectorXf& post_norm,
+                  double eps) {
+  if (post_norm.size() == 0) {
+    x += out;
+    return;
+  }
+  RowMatrix normed;
+  rms_norm_rows(out, post_norm, eps, normed);
+  x += normed;
+}
+
 void score_row(std::span<const float> logits, int target, TokenScores& out) {
   const auto peak = *std::max_element(logits.begin(), logits.end());
   double sum = 0.0;
@@ -98,26 +110,36 @@ void Session::store_kv(int layer, int first_position, const RowMatrix& k, const 
 void Session::run_layer(int layer, int first_position, RowMatrix& x) {
   const LlamaConfig& c = model_->config();
   const LayerWeights& w = model_->layer(layer);
+  const bool gemma = c.is_gemma();
+  const RopeLayout rope = gemma ? RopeLayout::Halves : RopeLayout::AdjacentPairs;
   RowMatrix h, q, k, v, a, proj;
   rms_norm_rows(x, w.attn_norm, c.rms_eps, h);
   linear(*pool_, h, w.wq, q);
   linear(*pool_, h, w.wk, k);
   linear(*pool_, h, w.wv, v);
-  apply_rope(q, c.head_dim, c.rope_theta, first_position);
-  apply_rope(k, c.head_dim, c.rope_theta, first_position);
+  if (gemma) {
+    rms_norm_heads(q, w.q_norm, c.rms_eps);
+    rms_norm_heads(k, w.k_norm, c.rms_eps);
+  }
+  apply_rope(q, c.head_dim, c.layer_rope_theta(layer), first_position, rope);
+  apply_rope(k, c.head_dim, c.layer_rope_theta(layer), first_position, rope);
   store_kv(layer, first_position, k, v);
   const auto last = q.row(q.rows() - 1);
   last_queries_[static_cast<std::size_t>(layer)].assign(last.data(), last.data() + last.size());
   causal_attention(*pool_, {&c, &cache_, layer, first_position}, q, a);
   linear(*pool_, a, w.wo, proj);
-  x += proj;
+  add_residual(x, proj, w.post_attn_norm, c.rms_eps);
   rms_norm_rows(x, w.ffn_norm, c.rms_eps, h);
   RowMatrix gate, up;
   linear(*pool_, h, w.w_gate, gate);
   linear(*pool_, h, w.w_up, up);
-  silu_mul(gate, up);
+  if (gemma) {
+    gelu_tanh_mul(gate, up);
+  } else {
+    silu_mul(gate, up);
+  }
   linear(*pool_, gate, w.w_down, proj);
-  x += proj;
+  add_residual(x, proj, w.post_ffn_norm, c.rms_eps);
 }
 
 void Session::run_layers(std::span<const int> tokens, RowMatrix& x) {
@@ -131,6 +153,9 @@ void Session::run_layers(std::span<const int> tokens, RowMatrix& x) {
   x.resize(static_cast<Eigen::Index>(tokens.size()), c.n_embd);
   for (std::size_t t = 0; t < tokens.size(); ++t) {
     x.row(static_cast<Eigen::Index>(t)) = model_->token_embedding().row(tokens[t]);
+  }
+  if (c.is_gemma()) {
+    x *= std::sqrt(static_cast<float>(c.n_embd));
   }
   const int first_position = cache_.extend(static_cast<int>(tokens.size()));
   try {

@@ -3,7 +3,11 @@
 //
 // Per block l (pre-norm Llama):  h = x + Wo attn(RoPE(Wq n1(x)), RoPE(Wk n1(x)), Wv n1(x))
 //                                x' = h + Wd (silu(Wg n2(h)) * Wu n2(h))
-// with n1, n2 RMSNorm; logits = W_out norm(x_L). A call processes a batch of new tokens at once
+// with n1, n2 RMSNorm; logits = W_out norm(x_L). Gemma 3 (LlamaConfig::is_gemma) differs in:
+// x_0 = sqrt(d) E[token]; q and k are RMS-normed per head (QK-norm) before RoPE, which rotates
+// halves (i, i + head_dim/2) with base rope_theta_local on sliding-window layers; each block adds
+// post-norms, h = x + n3(Wo attn(...)), x' = h + n4(Wd (gelu(Wg n2(h)) * Wu n2(h))), gelu the
+// tanh approximation; local layers attend to the last sliding_window positions only. A call processes a batch of new tokens at once
 // (prefill: matrix-matrix products over all of them; decode: one token), appends their K/V to the
 // cache, then attends causally over everything in the cache. The cache is public: after prefill a
 // caller may copy it (fork the Session), read it, or overwrite it with a quantized-and-

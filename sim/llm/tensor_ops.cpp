@@ -19,7 +19,19 @@ void rms_norm_rows(const RowMatrix& x, const Eigen::VectorXf& weight, double eps
   }
 }
 
-void apply_rope(RowMatrix& x, int head_dim, double theta, int first_position) {
+void rms_norm_heads(RowMatrix& x, const Eigen::VectorXf& weight, double eps) {
+  const auto hd = weight.size();
+  for (Eigen::Index r = 0; r < x.rows(); ++r) {
+    for (Eigen::Index h = 0; h + hd <= x.cols(); h += hd) {
+      auto slice = x.row(r).segment(h, hd);
+      const float mean_square = slice.squaredNorm() / static_cast<float>(hd);
+      const float scale = 1.0f / std::sqrt(mean_square + static_cast<float>(eps));
+      slice = (slice * scale).cwiseProduct(weight.transpose());
+    }
+  }
+}
+
+void apply_rope(RowMatrix& x, int head_dim, double theta, int first_position, RopeLayout layout) {
   const int half = head_dim / 2;
   std::vector<float> cos_table(static_cast<std::size_t>(half));
   std::vector<float> sin_table(static_cast<std::size_t>(half));
@@ -34,13 +46,15 @@ void apply_rope(RowMatrix& x, int head_dim, double theta, int first_position) {
     float* row = x.row(r).data();
     for (Eigen::Index h = 0; h < heads; ++h) {
       float* v = row + h * head_dim;
+      const int stride = layout == RopeLayout::Halves ? 1 : 2;
+      const int partner = layout == RopeLayout::Halves ? half : 1;
       for (int i = 0; i < half; ++i) {
         const float c = cos_table[static_cast<std::size_t>(i)];
         const float s = sin_table[static_cast<std::size_t>(i)];
-        const float a = v[2 * i];
-        const float b = v[2 * i + 1];
-        v[2 * i] = a * c - b * s;
-        v[2 * i + 1] = a * s + b * c;
+        const float a = v[stride * i];
+        const float b = v[stride * i + partner];
+        v[stride * i] = a * c - b * s;
+        v[stride * i + partner] = a * s + b * c;
       }
     }
   }
@@ -48,6 +62,12 @@ void apply_rope(RowMatrix& x, int head_dim, double theta, int first_position) {
 
 void silu_mul(RowMatrix& gate, const RowMatrix& up) {
   gate.array() = gate.array() / ((-gate.array()).exp() + 1.0f) * up.array();
+}
+
+void gelu_tanh_mul(RowMatrix& gate, const RowMatrix& up) {
+  constexpr float k = 0.7978845608028654f;  // sqrt(2 / pi)
+  const auto x = gate.array();
+  gate.array() = 0.5f * x * (1.0f + (k * (x + 0.044715f * x.cube())).tanh()) * up.array();
 }
 
 void linear(ThreadPool& pool, const RowMatrix& x, const RowMatrix& w, RowMatrix& y) {

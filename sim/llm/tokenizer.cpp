@@ -46,6 +46,7 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
       types_(std::move(spec.types)),
       bos_id_(spec.bos_id),
       eos_id_(spec.eos_id),
+      add_bos_(spec.add_bos),
       pre_(PreTokenizer::for_name(spec.pre)) {
   if (types_.empty()) {
     types_.assign(tokens_.size(), TokenType::Normal);
@@ -56,13 +57,18 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
   for (std::size_t k = 0; k < tokens_.size(); ++k) {
     ids_.emplace(tokens_[k], static_cast<int>(k));
     if (is_special(types_[k]) && !tokens_[k].empty()) {
-      special_ids_.push_back(static_cast<int>(k));
+      special_ids_[static_cast<unsigned char>(tokens_[k][0])].push_back(static_cast<int>(k));
     }
   }
-  std::stable_sort(special_ids_.begin(), special_ids_.end(), [&](int a, int b) {
-    return tokens_[static_cast<std::size_t>(a)].size() >
-           tokens_[static_cast<std::size_t>(b)].size();
-  });
+  for (auto& bucket : special_ids_) {
+    std::stable_sort(bucket.begin(), bucket.end(), [&](int a, int b) {
+      return tokens_[static_cast<std::size_t>(a)].size() >
+             tokens_[static_cast<std::size_t>(b)].size();
+    });
+  }
+  if (!spec.scores.empty()) {
+    spm_.emplace(tokens_, std::move(spec.scores));
+  }
   for (std::size_t k = 0; k < spec.merges.size(); ++k) {
     merge_ranks_.emplace(spec.merges[k], static_cast<int>(k));
   }
@@ -77,12 +83,25 @@ Tokenizer::Tokenizer(TokenizerSpec spec)
 
 Tokenizer Tokenizer::from_gguf(const GgufFile& file) {
   const std::string& model = file.value("tokenizer.ggml.model").as_string();
-  if (model != "gpt2") {
-    throw GgufError("unsupported tokenizer model '" + model + "' (only gpt2 byte-level BPE)");
+  if (model != "gpt2" && model != "llama") {
+    throw GgufError("unsupported tokenizer model '" + model +
+                    "' (gpt2 byte-level BPE and llama SentencePiece are implemented)");
   }
   TokenizerSpec spec;
   spec.tokens = file.value("tokenizer.ggml.tokens").as_string_array();
-  spec.merges = file.value("tokenizer.ggml.merges").as_string_array();
+  if (model == "gpt2") {
+    spec.merges = file.value("tokenizer.ggml.merges").as_string_array();
+  } else {
+    for (const double score : file.value("tokenizer.ggml.scores").as_float_array()) {
+      spec.scores.push_back(static_cast<float>(score));
+    }
+    if (file.has("tokenizer.ggml.add_space_prefix") &&
+        file.value("tokenizer.ggml.add_space_prefix").as_bool()) {
+      throw GgufError("SentencePiece tokenizers with add_space_prefix are not supported");
+    }
+  }
+  spec.add_bos = file.has("tokenizer.ggml.add_bos_token") &&
+                 file.value("tokenizer.ggml.add_bos_token").as_bool();
   if (file.has("tokenizer.ggml.token_type")) {
     for (const std::int64_t t : file.value("tokenizer.ggml.token_type").as_int_array()) {
       spec.types.push_back(static_cast<TokenType>(t));
@@ -93,7 +112,9 @@ Tokenizer Tokenizer::from_gguf(const GgufFile& file) {
   };
   spec.bos_id = id_key("tokenizer.ggml.bos_token_id");
   spec.eos_id = id_key("tokenizer.ggml.eos_token_id");
-  spec.pre = file.has("tokenizer.ggml.pre") ? file.value("tokenizer.ggml.pre").as_string() : "gpt-2";
+  spec.pre = model == "gpt2" && file.has("tokenizer.ggml.pre")
+                 ? file.value("tokenizer.ggml.pre").as_string()
+                 : "gpt-2";
   try {
     return Tokenizer(std::move(spec));
   } catch (const std::invalid_argument& error) {
@@ -144,7 +165,7 @@ void Tokenizer::encode_piece(std::string_view piece, std::vector<int>& out) cons
 }
 
 std::size_t Tokenizer::match_special(std::string_view text, std::size_t pos, int& id) const {
-  for (const int candidate : special_ids_) {
+  for (const int candidate : special_ids_[static_cast<unsigned char>(text[pos])]) {
     const std::string& s = tokens_[static_cast<std::size_t>(candidate)];
     if (text.compare(pos, s.size(), s) == 0) {
       id = candidate;
@@ -158,6 +179,10 @@ std::vector<int> Tokenizer::encode(std::string_view text, bool parse_special) co
   std::vector<int> out;
   std::size_t start = 0;
   const auto flush = [&](std::size_t end) {
+    if (spm_) {
+      spm_->encode(text.substr(start, end - start), out);
+      return;
+    }
     for (const std::string_view piece : pre_.split(text.substr(start, end - start))) {
       encode_piece(piece, out);
     }
@@ -178,6 +203,16 @@ std::vector<int> Tokenizer::encode(std::string_view text, bool parse_special) co
   return out;
 }
 
+std::vector<int> Tokenizer::encode_prompt(std::string_view text) const {
+  std::vector<int> out;
+  if (add_bos_ && bos_id_ >= 0) {
+    out.push_back(bos_id_);
+  }
+  const std::vector<int> body = encode(text);
+  out.insert(out.end(), body.begin(), body.end());
+  return out;
+}
+
 std::string Tokenizer::decode(std::span<const int> ids, bool skip_special) const {
   std::string out;
   for (const int id : ids) {
@@ -186,6 +221,10 @@ std::string Tokenizer::decode(std::span<const int> ids, bool skip_special) const
       if (!skip_special) {
         out += text;
       }
+      continue;
+    }
+    if (spm_) {
+      spm_->decode_token(text, out);
       continue;
     }
     for (std::size_t pos = 0; pos < text.size();) {

@@ -10,6 +10,9 @@
 // adjacent pair with the lowest merge rank (leftmost on ties) is merged until no pair has a rank;
 // (5) symbols become vocabulary ids. No BOS is added (tokenizer.ggml.add_bos_token is false for
 // SmolLM2). Decoding inverts the byte map; control tokens decode to their text unless skipped.
+// With tokenizer.ggml.model "llama" (Gemma) steps (2)-(5) are SentencePiece BPE on scores
+// (spm_encoder.hpp) instead, and a BOS is prepended when tokenizer.ggml.add_bos_token is true
+// (encode's add_bos).
 
 #include <array>
 #include <cstdint>
@@ -22,6 +25,7 @@
 
 #include "sim/llm/gguf_file.hpp"
 #include "sim/llm/pretokenizer.hpp"
+#include "sim/llm/spm_encoder.hpp"
 
 namespace lynxsim::llm {
 
@@ -41,6 +45,8 @@ struct TokenizerSpec {
   int bos_id = -1;
   int eos_id = -1;
   std::string pre = "smollm";  // pre-tokenizer name (PreTokenizer::for_name)
+  std::vector<float> scores;   // non-empty: SentencePiece BPE on these scores, merges unused
+  bool add_bos = false;
 };
 
 class Tokenizer {
@@ -51,6 +57,9 @@ public:
   static Tokenizer from_gguf(const GgufFile& file);
 
   std::vector<int> encode(std::string_view text, bool parse_special = true) const;
+  // encode(), with the BOS first when the model's tokenizer asks for one (Gemma; not SmolLM2).
+  std::vector<int> encode_prompt(std::string_view text) const;
+  bool adds_bos() const { return add_bos_; }
   std::string decode(std::span<const int> ids, bool skip_special = false) const;
 
   int vocab_size() const { return static_cast<int>(tokens_.size()); }
@@ -67,12 +76,15 @@ private:
   std::vector<TokenType> types_;
   std::unordered_map<std::string, int> ids_;
   std::unordered_map<std::string, int> merge_ranks_;
-  std::vector<int> special_ids_;  // control and user-defined, longest text first
+  std::array<std::vector<int>, 256> special_ids_;  // control and user-defined by first byte,
+                                                   // longest text first
   std::array<std::string, 256> byte_chars_;
   std::unordered_map<std::string, std::uint8_t> char_bytes_;  // the byte of each byte character
   int bos_id_ = -1;
   int eos_id_ = -1;
+  bool add_bos_ = false;
   PreTokenizer pre_;
+  std::optional<SpmEncoder> spm_;
 };
 
 // SmolLM2's chat template with its default system prompt, for one user message:

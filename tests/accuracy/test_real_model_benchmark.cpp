@@ -60,3 +60,20 @@ TEST_CASE("benchmark: the full real-model measurement at 4K tokens" * doctest::s
   std::cout << render_calibration_table(fit_acceptance_calibration(result.contexts.front(), proxy_result));
   CHECK(result.contexts.size() == 1);
 }
+
+// K/V statistics of Gemma 3 270M on the first 2,048 tokens of the Vim user manual beside the
+// llama-like synthetic profile. Run: test_accuracy -tc="benchmark: Gemma*" --no-skip
+TEST_CASE("benchmark: Gemma 3 270M K/V statistics at 2K tokens" * doctest::skip()) {
+  const auto path = llm::find_model(lynxsim::default_cache_dir(), llm::kGemma3);
+  if (!path) {
+    MESSAGE("skipped: " << llm::missing_model_message(lynxsim::default_cache_dir(), llm::kGemma3));
+    return;
+  }
+  const llm::Model model = llm::Model::load(*path);
+  const std::vector<int> text =
+      load_text_tokens(model, std::string(LYNXSIM_SOURCE_DIR) + "/data/texts/vim_user_manual.txt");
+  const KvStatistics stats = real_kv_statistics(model, std::span<const int>(text).first(2048), default_kv_profile(),
+                                                env_int("LYNXSIM_BENCH_THREADS", 2), 1);
+  std::cout << render_kv_statistics(stats) << "\n";
+  CHECK(stats.tokens == 2048);
+}

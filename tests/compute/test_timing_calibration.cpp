@@ -60,7 +60,7 @@ constexpr Bound kBounds[] = {
     {"layer_linear_decode", 0.05, 0.12, 0.11, 0.20},
     {"layer_linear_prefill", 0.02, 0.12, 0.08, 0.13},
     {"layer_linear_tp", 0.01, 0.01, 0.07, 0.08},
-    {"attention_decode", 0.08, 0.30, 0.10, 0.32},
+    {"attention_decode", 0.03, 0.21, 0.08, 0.24},
     {"allreduce", 0.05, 0.21, 0.08, 0.28},
 };
 

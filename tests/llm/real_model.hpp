@@ -25,4 +25,17 @@ inline const Model* real_model() {
   return model.get();
 }
 
+// Gemma 3 270M (scripts/fetch_model.sh gemma3-270m), loaded once; nullptr (with a skip message)
+// when absent.
+inline const Model* gemma_model() {
+  static const std::unique_ptr<Model> model = [] {
+    const auto path = find_model(default_cache_dir(), kGemma3);
+    return path ? std::make_unique<Model>(Model::load(*path)) : std::unique_ptr<Model>();
+  }();
+  if (!model) {
+    MESSAGE("skipped: " << missing_model_message(default_cache_dir(), kGemma3));
+  }
+  return model.get();
+}
+
 }  // namespace lynxsim::llm::test

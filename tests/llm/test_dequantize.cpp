@@ -148,3 +148,47 @@ TEST_CASE("dequantize rejects partial blocks and wrong byte counts") {
   const std::vector<std::uint8_t> short_bytes(19);
   CHECK_THROWS_AS(dequantize(GgmlType::Q4_1, short_bytes, out32), std::invalid_argument);
 }
+
+TEST_CASE("Q4_K decodes (d sc) q - (dmin m) with 6-bit scales and mins of eight sub-blocks") {
+  std::vector<std::uint8_t> block(144, 0);
+  put_f16(block, 0, 0.5f);
+  put_f16(block, 2, 0.25f);
+  // Sub-block 0: sc = 3, m = 2; sub-block 1: sc = 5, m = 1; sub-block 5 takes its low 4 bits
+  // from byte 9 and its high 2 bits from the top of bytes 1 (scale) and 5 (min).
+  block[4 + 0] = 3;
+  block[4 + 4] = 2;
+  block[4 + 1] = static_cast<std::uint8_t>(5 | (1 << 6));  // sc1 = 5, high bits of sc5 = 1
+  block[4 + 5] = static_cast<std::uint8_t>(1 | (2 << 6));  // m1 = 1, high bits of m5 = 2
+  block[4 + 9] = static_cast<std::uint8_t>(0x7 | (0x3 << 4));  // sc5 low = 7, m5 low = 3
+  for (std::size_t l = 0; l < 128; ++l) {
+    block[16 + l] = static_cast<std::uint8_t>((l % 16) | ((15 - l % 16) << 4));
+  }
+  const std::vector<float> y = decode(GgmlType::Q4_K, block, 256);
+  CHECK(y[0] == 0.5f * 3 * 0 - 0.25f * 2);
+  CHECK(y[7] == 0.5f * 3 * 7 - 0.25f * 2);
+  CHECK(y[32 + 1] == 0.5f * 5 * 14 - 0.25f * 1);
+  const int sc5 = 7 | (1 << 4);
+  const int m5 = 3 | (2 << 4);
+  // Sub-block 5 is the high nibbles of bytes 64..95.
+  CHECK(y[160 + 2] == 0.5f * static_cast<float>(sc5) * 13 - 0.25f * static_cast<float>(m5));
+  CHECK(y[255] == 0.0f);  // sub-block 7: sc = m = 0
+}
+
+TEST_CASE("Q6_K decodes (d sc) (q - 32) from 4 low and 2 high bits with one scale per 16 values") {
+  std::vector<std::uint8_t> block(210, 0);
+  for (std::size_t k = 0; k < 16; ++k) {
+    block[192 + k] = static_cast<std::uint8_t>(static_cast<std::int8_t>(static_cast<int>(k) - 8));
+  }
+  put_f16(block, 208, 0.125f);
+  block[0] = 0x21;         // value 0: low nibble 1; value 64: low nibble 2
+  block[128] = 0b11100100;  // value 0: high 0, value 32: 1, value 64: 2, value 96: 3
+  block[32] = 0x05;        // value 32: low nibble 5
+  const std::vector<float> y = decode(GgmlType::Q6_K, block, 256);
+  CHECK(y[0] == 0.125f * -8.0f * static_cast<float>(1 - 32));
+  CHECK(y[32] == 0.125f * -6.0f * static_cast<float>((5 | 1 << 4) - 32));
+  CHECK(y[64] == 0.125f * -4.0f * static_cast<float>((2 | 2 << 4) - 32));
+  CHECK(y[96] == 0.125f * -2.0f * static_cast<float>((0 | 3 << 4) - 32));
+  CHECK(y[16] == 0.125f * -7.0f * -32.0f);
+  CHECK(y[128] == 0.125f * 0.0f * -32.0f);  // second half: scale 8 = 0
+  CHECK(y[128 + 16] == 0.125f * 1.0f * -32.0f);
+}

@@ -117,8 +117,8 @@ TEST_CASE("a wrong magic, version, value type or tensor type is rejected") {
   }
   SUBCASE("tensor type") {
     const std::size_t dims_at = after_string(bytes, "codes");
-    put_u32(bytes, dims_at + 4 + 8, 12);
-    CHECK_THROWS_WITH_AS(GgufFile::parse(bytes), doctest::Contains("unsupported type 12"),
+    put_u32(bytes, dims_at + 4 + 8, 13);
+    CHECK_THROWS_WITH_AS(GgufFile::parse(bytes), doctest::Contains("unsupported type 13"),
                          GgufError);
   }
   SUBCASE("bool value") {

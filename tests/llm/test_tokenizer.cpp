@@ -102,3 +102,31 @@ TEST_CASE("the chat prompt follows SmolLM2's template") {
   CHECK(p.rfind("<|im_start|>system\n", 0) == 0);
   CHECK(p.find("<|im_start|>user\nHi<|im_end|>\n<|im_start|>assistant\n") != std::string::npos);
 }
+
+namespace {
+
+Tokenizer tiny_spm_tokenizer() {
+  TokenizerSpec spec;
+  spec.tokens = {"<bos>", "\n", "a", "b", "c", "ab", "bc", "\xE2\x96\x81", "\xE2\x96\x81" "ab",
+                 "<0x7A>", "<0xC3>", "<0xA9>"};
+  spec.types = {TokenType::Control, TokenType::UserDefined, TokenType::Normal, TokenType::Normal,
+                TokenType::Normal,  TokenType::Normal,      TokenType::Normal, TokenType::Normal,
+                TokenType::Normal,  TokenType::Byte,        TokenType::Byte,   TokenType::Byte};
+  spec.scores = {0, 0, -5, -5, -5, -1, -0.5f, -5, -0.1f, 0, 0, 0};
+  spec.bos_id = 0;
+  spec.add_bos = true;
+  return Tokenizer(std::move(spec));
+}
+
+}  // namespace
+
+TEST_CASE("SentencePiece BPE merges the best-scoring pair, maps spaces to U+2581 and falls back to bytes") {
+  const Tokenizer tok = tiny_spm_tokenizer();
+  CHECK(tok.encode("abc") == std::vector<int>{2, 6});  // "bc" outscores "ab"
+  CHECK(tok.encode(" ab") == std::vector<int>{8});     // "ab" first, then "▁ab"
+  CHECK(tok.encode("z") == std::vector<int>{9});
+  CHECK(tok.encode("\xC3\xA9") == std::vector<int>{10, 11});
+  CHECK(tok.encode("a\nb") == std::vector<int>{2, 1, 3});  // user-defined tokens split the text
+  CHECK(tok.encode_prompt("a") == std::vector<int>{0, 2});
+  CHECK(tok.decode(std::vector<int>{8, 9, 10, 11}) == " abz\xC3\xA9");
+}

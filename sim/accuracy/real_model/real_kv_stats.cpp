@@ -148,7 +148,9 @@ std::vector<std::vector<double>> real_blocks(const llm::Model& model, std::span<
   for (int l = 0; l < c.n_layers; ++l) {
     const auto queries = session.last_queries(l);
     for (int h = 0; h < c.n_kv_heads; ++h) {
-      KvBlockView b{session.kv().keys(l, h).data(), session.kv().values(l, h).data(), session.position(), c.head_dim, 1, {}};
+      const int pair_offset = c.is_gemma() ? c.head_dim / 2 : 1;
+      KvBlockView b{session.kv().keys(l, h).data(), session.kv().values(l, h).data(), session.position(), c.head_dim,
+                    pair_offset, {}};
       for (int g = 0; g < c.group_size(); ++g) b.queries.push_back(queries.data() + static_cast<std::size_t>((h * c.group_size() + g) * c.head_dim));
       out.push_back(block_kv_statistics(b));
     }

@@ -17,8 +17,10 @@
 //                        heads of the KV head (the synthetic block has one query per KV head)
 //   sink_key_ratio       norm(k_0) / median norm(k_t);  sink_value_ratio the same for values
 // Each statistic is summarized as mean, min and max over all blocks. The real rotary pairs are
-// adjacent channels (GGUF order), the synthetic ones (c, c + d/2); the statistics are invariant to
-// that permutation. Scales are ratios, so the generator's unit median scale compares directly.
+// adjacent channels (Llama's GGUF order; Gemma's are (c, c + d/2)), the synthetic ones
+// (c, c + d/2); the statistics are invariant to that permutation. For Gemma's sliding-window
+// layers sink_attention is computed over the whole block as if the layer were global (the model
+// itself sees only the last sliding_window tokens there). Scales are ratios, so the generator's unit median scale compares directly.
 
 #include <cstdint>
 #include <span>

@@ -109,7 +109,8 @@ RealContextResult measure_context(const llm::Model& model, const std::vector<int
 std::vector<RealPasskeyRow> measure_passkey(const llm::Model& model, const RealModelRequest& r) {
   if (r.passkey_contexts.empty()) return {};
   const std::vector<KvVariant> variants = kv_variants_of(methods_of(r));
-  const PasskeySettings settings{r.passkey_contexts, r.passkey_depths, r.passkey_trials, 8, r.threads, r.seed};
+  PasskeySettings settings{r.passkey_contexts, r.passkey_depths, r.passkey_trials, 8, r.threads, r.seed, {}};
+  if (r.passkey_in_text) settings.haystack = load_text_tokens(model, r.text_path);
   const auto found = run_passkey(model, variants, settings);
   std::vector<RealPasskeyRow> out;
   for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -146,7 +147,12 @@ void RealModelRequest::validate() const {
 }
 
 std::vector<int> load_text_tokens(const llm::Model& model, const std::string& text_path) {
-  return model.tokenizer().encode(read_text(text_path), false);
+  const llm::Tokenizer& tokenizer = model.tokenizer();
+  std::vector<int> tokens;
+  if (tokenizer.adds_bos() && tokenizer.bos_id() >= 0) tokens.push_back(tokenizer.bos_id());
+  const std::vector<int> body = tokenizer.encode(read_text(text_path), false);
+  tokens.insert(tokens.end(), body.begin(), body.end());
+  return tokens;
 }
 
 namespace {
@@ -208,7 +214,7 @@ std::string real_model_cache_key(const RealModelRequest& r) {
   for (const int c : r.passkey_contexts) out << c << ",";
   out << "/";
   for (const double d : r.passkey_depths) out << d << ",";
-  out << "/" << r.passkey_trials << "|seed=" << r.seed;
+  out << "/" << r.passkey_trials << (r.passkey_in_text ? "|passkey_in_text" : "") << "|seed=" << r.seed;
   return out.str();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Accuracy of every KV transfer method on a real model (SmolLM2-135M through sim/llm), per context
+// Accuracy of every KV transfer method on a real model (SmolLM2-135M or Gemma 3 270M through
+// sim/llm), per context
 // length: speculative acceptance exactly as Lynx runs it, teacher-forced agreement with the 16-bit
 // KV, perplexity change on a long natural text, and passkey retrieval (definitions in
 // real_model_result.hpp and docs/real_model.md).
@@ -14,7 +15,8 @@
 //   4. per speculative method and sample s < acceptance_samples: the prompt is extended by the first
 //      s·acceptance_stride greedy tokens (a longer prompt, prefilled in full precision, one stride
 //      after the other) and one draft-and-verify step with k_max drafts records the accepted prefix.
-// Passkey runs on its own prompts (real_passkey.hpp), contexts and depths.
+// Passkey runs on its own prompts (real_passkey.hpp), contexts and depths; with passkey_in_text the
+// haystack is the text itself.
 //
 // Cost (2 threads, SmolLM2-135M on a 2-core machine): prefill 100-150 tokens/s, decode 10-25
 // tokens/s (`lynxsim bench llm`); a 4K context with the default methods takes about 6 minutes of
@@ -39,7 +41,7 @@ namespace lynxsim::accuracy {
 inline constexpr int kRealModelCodeVersion = 2;
 
 struct RealModelRequest {
-  std::string model_path;  // GGUF; llm::find_model() finds SmolLM2
+  std::string model_path;  // GGUF; llm::find_model() finds SmolLM2 and Gemma 3
   std::string text_path;   // plain UTF-8 text, e.g. data/texts/kv_essay.txt
   std::vector<int> contexts = {1024, 4096};
   std::vector<MethodSpec> methods;  // empty = default_methods()
@@ -50,6 +52,7 @@ struct RealModelRequest {
   std::vector<int> passkey_contexts = {512, 1024, 2048};  // empty = no passkey test
   std::vector<double> passkey_depths = {0.1, 0.5, 0.9};
   int passkey_trials = 1;
+  bool passkey_in_text = false;  // the needle in the text itself rather than in synthetic filler
   int threads = 2;
   std::string cache_dir;  // empty = no cache
   std::uint64_t seed = 1;

@@ -11,6 +11,12 @@
 // tokens) shorter than the target. The trial succeeds when the greedy answer's first
 // answer_tokens tokens, decoded, contain N.
 //
+// In-text variant (PasskeySettings::haystack non-empty): the filler is the first tokens of a real
+// text instead: BOS (when the tokenizer adds one), the instruction, the text's tokens with the
+// needle's tokens inserted after round(depth·B) of the B text tokens, then the question; B is
+// chosen so the prompt has exactly `context` tokens. A BOS is likewise prepended to the filler
+// prompt for tokenizers that add one (Gemma).
+//
 // One prompt is prefilled once and decoded under every variant (decode_session), so variants differ
 // only by the reconstructed prompt KV.
 
@@ -31,6 +37,10 @@ struct PasskeyPrompt {
 PasskeyPrompt make_passkey_prompt(const llm::Tokenizer& tokenizer, int context, double depth, std::uint64_t seed,
                                   int trial);
 
+// haystack: the text's tokens (a leading BOS is skipped).
+PasskeyPrompt make_text_passkey_prompt(const llm::Tokenizer& tokenizer, const std::vector<int>& haystack, int context,
+                                       double depth, std::uint64_t seed, int trial);
+
 struct PasskeySettings {
   std::vector<int> contexts = {512, 1024, 2048};
   std::vector<double> depths = {0.1, 0.5, 0.9};
@@ -38,6 +48,7 @@ struct PasskeySettings {
   int answer_tokens = 8;
   int threads = 2;
   std::uint64_t seed = 1;
+  std::vector<int> haystack;  // empty: the synthetic filler
 };
 
 // found[v][point] (1 or 0 summed over trials) for every variant, points ordered by context then depth.
