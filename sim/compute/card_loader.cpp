@@ -40,6 +40,9 @@ void read_model_fields(CardReader& r, ModelSpec& m) {
   m.num_params = r.positive_number("num_params");
   m.rope_theta = r.positive_number("rope_theta");
   m.max_context = r.positive_int("max_context");
+  read_attention_layout(r, m);
+  read_moe(r, m);
+  read_weight_bits(r, m);
 }
 
 double seconds_of(std::string_view s) { return parse_time(s).seconds(); }

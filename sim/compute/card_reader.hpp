@@ -15,6 +15,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/compute/model_spec.hpp"
+
 namespace lynxsim {
 
 class CardReader {
@@ -22,6 +24,8 @@ public:
   CardReader(std::string file, const nlohmann::json& root);
 
   int positive_int(const std::string& key);
+  int non_negative_int(const std::string& key);
+  bool has(const std::string& key) const;
   double positive_number(const std::string& key);
   std::string text(const std::string& key);
   void optional_text(const std::string& key);
@@ -46,17 +50,31 @@ public:
   // Throws CardError when any error was recorded or a key of the root was never read.
   void finish();
 
+  // A reader of the object at `key` whose errors name /key/...; close_section() takes its errors
+  // and unknown keys into this reader. Call only when has(key).
+  CardReader section(const std::string& key);
+  void close_section(CardReader& child);
+  void error(const std::string& pointer, std::string_view message);
+
 private:
+  CardReader(std::string file, const nlohmann::json& root, std::string prefix);
+  void collect_unknown();
   const nlohmann::json* field(const std::string& key);
   const nlohmann::json* quantity_value(const std::string& key);
   double read_quantity(const std::string& key, std::string_view what,
                        const std::function<double(std::string_view)>& parse, bool zero_allowed);
-  void error(const std::string& pointer, std::string_view message);
 
   std::string file_;
+  std::string prefix_;
   const nlohmann::json& root_;
   std::set<std::string> seen_;
   std::vector<std::string> errors_;
 };
+
+// The optional model-card sections "attention" and "moe" (model_layers.hpp, docs/models.md).
+void read_attention_layout(CardReader& r, ModelSpec& m);
+void read_moe(CardReader& r, ModelSpec& m);
+// Optional "weight_bits": 8 or 16 (default), the storage of the layers' projection weights.
+void read_weight_bits(CardReader& r, ModelSpec& m);
 
 }  // namespace lynxsim

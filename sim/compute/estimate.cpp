@@ -51,6 +51,50 @@ std::string gib(std::int64_t bytes) {
   return fmt::format("{:.2f} GiB", static_cast<double>(bytes) / (1024.0 * 1024.0 * 1024.0));
 }
 
+std::vector<LayerKindKv> kv_by_kind(const ModelSpec& m) {
+  std::vector<LayerKindKv> out;
+  const std::string attention = m.attention.mla ? "mla" : "gqa";
+  for (const LayerKind kind : {LayerKind::full, LayerKind::sliding, LayerKind::linear}) {
+    LayerKindKv k;
+    k.kind = to_string(kind);
+    k.layers = m.layers_of(kind);
+    if (k.layers == 0) continue;
+    k.attention = kind == LayerKind::linear ? "linear" : attention;
+    if (kind == LayerKind::linear) {
+      k.state_bytes_per_layer = m.linear_state_bytes_per_layer_bf16().value;
+    } else {
+      k.bytes_per_token_per_layer = m.kv_bytes_per_token_per_layer_bf16().value;
+    }
+    if (kind == LayerKind::sliding) k.window = m.attention.sliding_window;
+    out.push_back(k);
+  }
+  return out;
+}
+
+nlohmann::json kinds_json(const std::vector<LayerKindKv>& kinds) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const LayerKindKv& k : kinds) {
+    out.push_back({{"kind", k.kind}, {"attention", k.attention}, {"layers", k.layers},
+                   {"bytes_per_token_per_layer", k.bytes_per_token_per_layer},
+                   {"window_tokens", k.window}, {"state_bytes_per_layer", k.state_bytes_per_layer}});
+  }
+  return out;
+}
+
+std::string kinds_table(const std::vector<LayerKindKv>& kinds) {
+  std::string out;
+  for (const LayerKindKv& k : kinds) {
+    out += fmt::format("    {:<8} {:<6} {:>3} layers  ", k.kind, k.attention, k.layers);
+    if (k.kind == "linear") {
+      out += fmt::format("state {} per layer and sequence\n", format_bytes(Bytes{k.state_bytes_per_layer}));
+    } else {
+      out += fmt::format("{} per token and layer{}\n", format_bytes(Bytes{k.bytes_per_token_per_layer}),
+                         k.window > 0 ? fmt::format(" (at most {} tokens)", k.window) : std::string{});
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req) {
@@ -74,7 +118,9 @@ Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const Es
   e.kv_bytes_per_token_per_rank = timing.kv_bytes_per_token_per_rank().value;
   e.kv_replication = timing.kv_replication();
   e.weight_bytes_per_rank = timing.weight_bytes_per_rank().value;
-  e.kv_bytes_per_rank = e.kv_bytes_per_token_per_rank * req.context * req.batch;
+  e.kv_bytes_per_rank = timing.kv_bytes_per_rank(req.context).value * req.batch;
+  e.kv_bytes_per_sequence = model.kv_bytes_bf16(req.context).value;
+  e.kv_by_kind = kv_by_kind(model);
   e.hbm_capacity = hw.hbm_capacity.value;
   e.fits_in_hbm = e.weight_bytes_per_rank + e.kv_bytes_per_rank <= e.hbm_capacity;
   const SequenceChunk prompt{req.context, 0};
@@ -102,6 +148,8 @@ std::string estimate_json(const Estimate& e) {
       {"kv_replication", e.kv_replication},
       {"weight_bytes_per_rank", e.weight_bytes_per_rank},
       {"kv_bytes_per_rank", e.kv_bytes_per_rank},
+      {"kv_bytes_per_sequence", e.kv_bytes_per_sequence},
+      {"kv_by_layer_kind", kinds_json(e.kv_by_kind)},
       {"hbm_capacity_bytes", e.hbm_capacity},
       {"fits_in_hbm", e.fits_in_hbm},
       {"prefill_layer", layer_json(e.prefill_layer)},
@@ -120,6 +168,9 @@ std::string estimate_table(const Estimate& e) {
   out += fmt::format("  KV per token  {} (per rank {}, replication x{})\n",
                      format_bytes(Bytes{e.kv_bytes_per_token}),
                      format_bytes(Bytes{e.kv_bytes_per_token_per_rank}), e.kv_replication);
+  out += fmt::format("  KV of one sequence of {} tokens: {}, by layer kind (BF16):\n", e.request.context,
+                     format_bytes(Bytes{e.kv_bytes_per_sequence}));
+  out += kinds_table(e.kv_by_kind);
   out += fmt::format("  HBM per rank  weights {} + KV {} of {}{}\n",
                      gib(e.weight_bytes_per_rank), gib(e.kv_bytes_per_rank), gib(e.hbm_capacity),
                      e.fits_in_hbm ? "" : "  (does NOT fit)");

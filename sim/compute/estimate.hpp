@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
@@ -32,6 +33,17 @@ struct LayerEstimate {
   double total_time_s = 0.0;
 };
 
+// KV of one layer kind (model_layers.hpp): per token and layer for F and S layers (an S layer
+// holds at most `window` tokens), a fixed state per sequence and layer for L layers.
+struct LayerKindKv {
+  std::string kind;  // "full", "sliding" or "linear"
+  std::string attention;  // "gqa", "mla" or "linear"
+  int layers = 0;
+  std::int64_t bytes_per_token_per_layer = 0;
+  int window = 0;
+  std::int64_t state_bytes_per_layer = 0;
+};
+
 struct Estimate {
   std::string model;
   std::string hardware;
@@ -46,6 +58,8 @@ struct Estimate {
   int kv_replication = 1;
   std::int64_t weight_bytes_per_rank = 0;
   std::int64_t kv_bytes_per_rank = 0;            // batch * context tokens of KV on one rank
+  std::int64_t kv_bytes_per_sequence = 0;        // one sequence of `context` tokens, all layers
+  std::vector<LayerKindKv> kv_by_kind;
   std::int64_t hbm_capacity = 0;
   bool fits_in_hbm = false;
   LayerEstimate prefill_layer;

@@ -12,9 +12,17 @@
 // KV cache per token in BF16: 2 (K and V) * layers * kv_heads * head_dim * 2 bytes.
 // num_params is the card's published total (embeddings included) and is informational; the timing
 // model uses the per-layer shapes.
+//
+// A card may add an attention layout (MLA, sliding-window and linear-attention layers) and a
+// mixture-of-experts FFN (model_layers.hpp); the per-layer quantities below are then averages over
+// the layers (their sum over layers is exact), and the KV of a request of C tokens is
+// kv_bytes_bf16(C).
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
+#include "sim/compute/model_layers.hpp"
 #include "sim/core/units.hpp"
 
 namespace lynxsim {
@@ -32,13 +40,33 @@ struct ModelSpec {
   double num_params = 0.0;
   double rope_theta = 0.0;
   int max_context = 0;
+  AttentionLayout attention;
+  std::optional<MoeSpec> moe;
+  int weight_bits = 16;  // storage of the layers' projection weights (8: FP8 checkpoints); LM head BF16
 
-  // 2 * layers * kv_heads * head_dim * 2 bytes.
+  // KV of one token in every F and S layer: kv_bytes_per_token_per_layer_bf16() * (F + S layers).
   Bytes kv_bytes_per_token_bf16() const;
-  // K and V of one layer for one token, BF16: 2 * kv_heads * head_dim * 2 bytes.
+  // One F or S layer for one token, BF16: 2 * kv_heads * head_dim * 2 bytes (GQA) or
+  // (kv_lora_rank + qk_rope_head_dim) * 2 bytes (MLA).
   Bytes kv_bytes_per_token_per_layer_bf16() const;
-  // Parameters of the QKV, O, gate, up and down projections of one layer.
+  // Values per token of one F or S layer (the above over 2 bytes).
+  std::int64_t kv_values_per_token_per_layer() const;
+  // The recurrent and conv state of one L layer for one sequence, BF16 (0 without L layers).
+  Bytes linear_state_bytes_per_layer_bf16() const;
+  // The whole KV of one sequence of `tokens` tokens: F layers all, S layers min(tokens, W),
+  // L layers their state.
+  Bytes kv_bytes_bf16(std::int64_t tokens) const;
+  int layers_of(LayerKind kind) const;
+  int moe_layers() const;
+  // Attention projections of one layer of its kind (MLA, linear or GQA).
+  double attention_params(LayerKind kind) const;
+  // Parameters of the attention and FFN projections, averaged over the layers: every expert
+  // (linear_params_per_layer), the active ones (router, top-k and shared experts), and those a
+  // pass of `tokens` tokens reads (the distinct experts it touches; model_layers.hpp).
+  // A dense GQA model has all three equal to the QKV, O, gate, up and down projections.
   double linear_params_per_layer() const;
+  double active_linear_params_per_layer() const;
+  double read_linear_params_per_layer(double tokens) const;
   // vocab * hidden.
   double lm_head_params() const;
 };

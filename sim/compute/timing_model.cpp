@@ -67,7 +67,8 @@ Bound LayerBreakdown::bound() const { return dominant({linear, attention, elemen
 
 TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
                          std::optional<EngineSpec> engine)
-    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)) {
+    : model_(std::move(model)), hw_(std::move(hw)), tp_(tensor_parallel), engine_(std::move(engine)),
+      layered_attention_(model_.attention.mla || !model_.attention.layer_pattern.empty()) {
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
@@ -82,12 +83,13 @@ int TimingModel::kv_replication() const {
 }
 
 Bytes TimingModel::kv_bytes_per_token_per_rank() const {
+  if (layered_attention_) return kv_bytes_per_rank(1) - kv_bytes_per_rank(0);
   return Bytes{std::int64_t{2} * kv_heads_per_rank() * model_.head_dim * 2 * model_.num_layers};
 }
 
 Bytes TimingModel::weight_bytes_per_rank() const {
-  const double params = model_.linear_params_per_layer() * model_.num_layers + model_.lm_head_params();
-  return Bytes{static_cast<std::int64_t>(kBf16Bytes * params / tp_)};
+  const double layers = model_.linear_params_per_layer() * model_.num_layers * model_.weight_bits / 8.0;
+  return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
 
 OpTiming TimingModel::roofline(double flops, double bytes, double compute_efficiency,
@@ -104,11 +106,12 @@ double TimingModel::gemm_efficiency(double rows) const {
 }
 
 OpTiming TimingModel::linear_op(double tokens) const {
-  const double params = model_.linear_params_per_layer() / tp_;
+  const double params = model_.active_linear_params_per_layer() / tp_;
+  const double read = model_.read_linear_params_per_layer(tokens) / tp_;
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, kBf16Bytes * params + activations, gemm_efficiency(tokens),
+  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations, gemm_efficiency(tokens),
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
@@ -124,25 +127,31 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
 }
 
 OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) const {
+  if (layered_attention_) return layered_attention_op(totals);
   const double pairs = totals.attention_pairs;
   const double kv_read_tokens = totals.kv_read_tokens;
   const double new_tokens = totals.new_tokens;
-  const double hd = model_.head_dim;
-  const double flops = 4.0 * hd * heads_per_rank() * pairs;
-  const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
-  const double q_row = 2.0 * kBf16Bytes * hd * heads_per_rank();
-  const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
+  OpTiming op = gqa_attention(pairs, kv_read_tokens, new_tokens);
   const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
-  OpTiming op = roofline(flops, bytes, hw_.attention_efficiency, hw_.kv_read_efficiency, floor);
   const bool decode = totals.sequences > 0 && totals.new_tokens == totals.sequences &&
                       pairs == kv_read_tokens - 0.5 * new_tokens;
   if (decode && hw_.sm_count > 0) {
     const int context = static_cast<int>(std::ceil(kv_read_tokens / totals.sequences));
     const int table = table_tokens > 0 ? std::max(table_tokens, context) : context;
     const Time chain = split_kv_chain(totals.sequences, context, table);
-    if (chain + floor > op.time) op = {chain + floor, flops, bytes, Bound::memory};
+    if (chain + floor > op.time) op = {chain + floor, op.flops, op.bytes, Bound::memory};
   }
   return op;
+}
+
+OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const {
+  const double hd = model_.head_dim;
+  const double flops = 4.0 * hd * heads_per_rank() * pairs;
+  const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
+  const double q_row = 2.0 * kBf16Bytes * hd * heads_per_rank();
+  const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
+  const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
+  return roofline(flops, bytes, hw_.attention_efficiency, hw_.kv_read_efficiency, floor);
 }
 
 Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {

@@ -71,7 +71,31 @@
 // Quantize/dequantize kernels are memory-bound:
 //   kernel_time = launches * kernel_launch + (bytes_in + bytes_out) / (HBM * kernel_memory_efficiency)
 //
-// Validity: dense (non-MoE, non-MLA) models, BF16 weights and KV, one pass at a time on the group,
+// Cards with MLA, sliding-window or linear-attention layers and MoE FFNs (model_layers.hpp) change
+// two operators. The linear operator computes with the active parameters (router, top-k and shared
+// experts) and streams the weights of the distinct experts the pass's N tokens touch,
+// E * (1 - (1 - k/E)^N) per MoE layer. The attention operator is the average over the layers of
+// their kinds' rooflines (timing_attention.cpp), per rank with H_r query heads:
+//   sliding window W   as full attention with pairs min(sum n_i (c_i + n_i/2), N W) and KV read
+//                      min(sum (c_i + n_i), S W) (S sequences): exact for decode past the window,
+//                      an upper bound for a prefill chunk (it ignores the first W queries' shorter
+//                      windows)
+//   MLA (latent d_c, rope d_r, nope d_n, value d_v); the latent is read once per rank
+//     absorbed  FLOPs 2 H_r (2 d_c + d_r) pairs, bytes 2 (d_c + d_r) (KV read + N)
+//                     + 2 H_r (2 d_c + d_r) N (queries and outputs in latent space)
+//     expanded  FLOPs 2 H_r (d_n + d_r + d_v) pairs + 2 d_c H_r (d_n + d_v) KV read (up-projection
+//               of every cached latent), bytes 2 (d_c + d_r) (KV read + N)
+//               + 2 * 2 H_r (d_n + d_r + d_v) KV read (the expanded K and V written and read)
+//     and the engine takes the faster of the two (absorbed for decode, expanded for long prefill)
+//   linear (gated DeltaNet, value heads V_r, key heads K_r, dims d_k, d_v, chunk 64)
+//     FLOPs N V_r (4 d_k d_v + 2 * 64 (d_k + d_v)) (state update and read, intra-chunk attention),
+//     bytes 2 * state_r * S (state read and written) + 2 N (2 K_r d_k + 2 V_r d_v)
+//
+
+// A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
+// the LM head stays BF16 and every GEMM runs at the BF16 rate.
+//
+// Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
 // parallelism. Units: seconds inside, Time out.
 
@@ -183,8 +207,11 @@ public:
   int kv_replication() const;
   int heads_per_rank() const;
   int kv_heads_per_rank() const;
-  // K and V of every layer held by one rank for one token, BF16.
+  // K and V of every layer held by one rank for one token, BF16 (for sliding-window and linear
+  // layers: the growth per token below the window).
   Bytes kv_bytes_per_token_per_rank() const;
+  // The KV one rank holds for one sequence of `tokens` tokens (timing_attention.cpp).
+  Bytes kv_bytes_per_rank(std::int64_t tokens) const;
   // BF16 weights held by one rank (all layers plus LM head).
   Bytes weight_bytes_per_rank() const;
 
@@ -212,6 +239,11 @@ private:
   OpTiming linear_op(double tokens) const;
   OpTiming attention_op(const PassTotals& totals, int table_tokens = 0) const;
   Time split_kv_chain(int sequences, int context_tokens, int table_tokens) const;
+  OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const;
+  // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
+  OpTiming layered_attention_op(const PassTotals& totals) const;
+  OpTiming mla_attention(double pairs, double kv_read_tokens, double new_tokens) const;
+  OpTiming linear_attention(const PassTotals& totals) const;
   LayerBreakdown layer_breakdown(const PassTotals& totals) const;
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   OpTiming elementwise_op(double tokens) const;
@@ -223,6 +255,7 @@ private:
   HardwareSpec hw_;
   int tp_;
   std::optional<EngineSpec> engine_;
+  bool layered_attention_ = false;
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
 };

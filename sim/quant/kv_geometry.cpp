@@ -14,13 +14,22 @@ void KvGeometry::validate() const {
   if (num_heads <= 0 || num_heads % num_kv_heads != 0) fail("num_heads must be a positive multiple of num_kv_heads");
   if (head_dim <= 0 || head_dim % 2 != 0) fail("head_dim must be positive and even (RoPE pairs)");
   if (!(rope_theta > 1.0)) fail("rope_theta must be > 1");
+  if (kv_tensors != 1 && kv_tensors != 2) fail("kv_tensors must be 1 or 2");
+  if (sliding_layers < 0 || linear_layers < 0 || full_layers() < 0) fail("layer counts must fit num_layers");
+  if (sliding_layers > 0 && sliding_window <= 0) fail("sliding_window must be positive");
+  if (linear_layers > 0 && linear_state_values <= 0) fail("linear_state_values must be positive");
 }
 
 std::string KvGeometry::canonical() const {
   std::ostringstream out;
   out.precision(17);
   out << "geometry{layers=" << num_layers << ",kv_heads=" << num_kv_heads << ",heads=" << num_heads
-      << ",head_dim=" << head_dim << ",rope_theta=" << rope_theta << "}";
+      << ",head_dim=" << head_dim << ",rope_theta=" << rope_theta;
+  if (!dense()) {
+    out << ",kv_tensors=" << kv_tensors << ",sliding=" << sliding_layers << "x" << sliding_window
+        << ",linear=" << linear_layers << "x" << linear_state_values;
+  }
+  out << "}";
   return out.str();
 }
 

@@ -33,8 +33,7 @@ std::vector<std::string> decode_capacity_problems(const ServingConfig& config, b
     const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) *
                           config.decode_memory.usable_fraction;
     const double weights = static_cast<double>(timing.weight_bytes_per_rank().value);
-    const double kv = static_cast<double>(timing.kv_bytes_per_token_per_rank().value) *
-                      static_cast<double>(tokens);
+    const double kv = static_cast<double>(timing.kv_bytes_per_rank(tokens).value);
     if (weights >= usable) {
       problems.push_back(fmt::format("decode group {} ({} at tp {}): the weights ({} per rank) exceed "
                                      "the usable HBM ({})",

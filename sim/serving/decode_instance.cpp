@@ -16,6 +16,7 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
   const std::int64_t weights = timing.weight_bytes_per_rank().value;
   capacity_bytes_ = static_cast<std::int64_t>(usable);
   kv_per_token_ = timing.kv_bytes_per_token_per_rank().value;
+  layered_kv_ = timing.kv_bytes_per_rank(1).value != kv_per_token_;
   if (weights >= capacity_bytes_) {
     throw std::invalid_argument(fmt::format(
         "decode instance {}: weights ({} bytes per rank) exceed the usable HBM ({} bytes)",
@@ -27,8 +28,8 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
 
 std::int64_t DecodeInstance::reservation(const RequestState& request) const {
   const std::int64_t drafts = params_.speculative ? params_.max_draft_tokens : 0;
-  return kv_per_token_ *
-         (request.metrics.context_tokens + request.metrics.output_tokens + drafts);
+  const std::int64_t tokens = request.metrics.context_tokens + request.metrics.output_tokens + drafts;
+  return layered_kv_ ? timing_.kv_bytes_per_rank(tokens).value : kv_per_token_ * tokens;
 }
 
 void DecodeInstance::on_routed(RequestState& request) {

@@ -3,7 +3,8 @@
 //
 // Memory model, per tensor-parallel rank (every rank holds the same share):
 //   weights_per_rank + sum over resident requests of reserve_r <= hbm_capacity * usable_fraction
-//   reserve_r = kv_bytes_per_token_per_rank * (context + output + (speculative ? max_draft : 0))
+//   reserve_r = kv_bytes_per_rank(context + output + (speculative ? max_draft : 0))  (timing_model.hpp;
+//               per token times tokens for a model without sliding-window or linear layers)
 // A request reserves its final KV size when it first joins the batch and frees it when it
 // finishes, so a resident request never needs more (no preemption). Until it joins, the KV it has
 // received waits in the transfer buffers (host memory), outside this budget.
@@ -101,6 +102,7 @@ private:
   Callback on_finish_;
   std::int64_t capacity_bytes_ = 0;
   std::int64_t kv_per_token_ = 0;
+  bool layered_kv_ = false;  // sliding-window or linear layers: KV not proportional to tokens
   std::int64_t reserved_bytes_ = 0;
   std::int64_t expected_bytes_ = 0;
   std::int64_t peak_bytes_ = 0;

@@ -12,27 +12,63 @@ std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; 
 
 std::int64_t packed(std::int64_t elements, int bits) { return ceil_div(elements * bits, 8); }
 
-std::int64_t bf16_bytes(std::int64_t heads, std::int64_t d, std::int64_t tokens) {
-  return 2 * heads * tokens * d * 2;
+std::int64_t bf16_bytes(std::int64_t tensors, std::int64_t heads, std::int64_t d, std::int64_t tokens) {
+  return tensors * heads * tokens * d * 2;
 }
 
-std::vector<Bytes> grouped_planes(const quant::MethodSpec& m, std::int64_t heads, std::int64_t d,
-                                  std::int64_t tokens) {
+std::vector<Bytes> grouped_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
+                                  std::int64_t d, std::int64_t tokens) {
   const std::int64_t group = m.group_size > 0 ? m.group_size : d;
   std::vector<Bytes> out;
-  for (const int b : m.planes) out.push_back(Bytes{2 * heads * packed(tokens * d, b)});
-  out.front() += Bytes{2 * heads * tokens * ceil_div(d, group) * 4};
+  for (const int b : m.planes) out.push_back(Bytes{tensors * heads * packed(tokens * d, b)});
+  out.front() += Bytes{tensors * heads * tokens * ceil_div(d, group) * 4};
   return out;
 }
 
-std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t heads, std::int64_t d,
-                               std::int64_t tokens) {
+// Keys per-channel, values per-token; a single tensor (a latent or a state) goes as values.
+std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
+                               std::int64_t d, std::int64_t tokens) {
   const std::int64_t g = m.kivi_group;
   const std::int64_t quantized = std::max<std::int64_t>(0, tokens - m.kivi_window) / g * g;
   const std::int64_t keys = packed(quantized * d, m.bits) + quantized / g * d * 4;
   const std::int64_t values = packed(quantized * d, m.bits) + quantized * ceil_div(d, g) * 4;
-  const std::int64_t recent = 2 * (tokens - quantized) * d * 2;
-  return {Bytes{heads * (keys + values + recent)}};
+  const std::int64_t recent = tensors * (tokens - quantized) * d * 2;
+  return {Bytes{heads * ((tensors == 2 ? keys : 0) + values + recent)}};
+}
+
+std::vector<Bytes> tensor_plane_bytes(const quant::MethodSpec& method, std::int64_t tensors, std::int64_t h,
+                                      std::int64_t d, std::int64_t t, double measured_size_ratio) {
+  switch (method.family) {
+    case quant::MethodFamily::bf16: return {Bytes{bf16_bytes(tensors, h, d, t)}};
+    case quant::MethodFamily::int_n:
+    case quant::MethodFamily::lynx: return grouped_planes(method, tensors, h, d, t);
+    case quant::MethodFamily::kivi: return kivi_planes(method, tensors, h, d, t);
+    case quant::MethodFamily::cachegen:
+      if (!(measured_size_ratio > 0.0)) {
+        throw std::invalid_argument("cachegen needs a measured size ratio (run its accuracy measurement)");
+      }
+      return {Bytes{std::llround(static_cast<double>(bf16_bytes(tensors, h, d, t)) * measured_size_ratio)}};
+  }
+  throw std::logic_error("unknown method family");
+}
+
+void add_scaled(std::vector<Bytes>& total, const std::vector<Bytes>& planes, std::int64_t k) {
+  total.resize(std::max(total.size(), planes.size()));
+  for (std::size_t p = 0; p < planes.size(); ++p) total[p] += planes[p] * k;
+}
+
+// Every layer of the model for a rank holding `heads` KV heads, by layer kind.
+std::vector<Bytes> all_layer_bytes(const quant::MethodSpec& method, const KvGeometry& g, int heads,
+                                   int tokens, double ratio) {
+  std::vector<Bytes> total;
+  const auto attention = [&](int t) { return tensor_plane_bytes(method, g.kv_tensors, heads, g.head_dim, t, ratio); };
+  add_scaled(total, attention(tokens), g.full_layers());
+  if (g.sliding_layers > 0) add_scaled(total, attention(std::min(tokens, g.sliding_window)), g.sliding_layers);
+  if (g.linear_layers > 0) {
+    const std::int64_t state = ceil_div(g.linear_state_values * heads, g.num_kv_heads);
+    add_scaled(total, tensor_plane_bytes(method, 1, 1, state, 1, ratio), g.linear_layers);
+  }
+  return total;
 }
 
 }  // namespace
@@ -44,21 +80,29 @@ int kv_heads_per_rank(int num_kv_heads, int tensor_parallel) {
 
 std::vector<Bytes> layer_plane_bytes(const quant::MethodSpec& method, int heads, int head_dim,
                                      int tokens, double measured_size_ratio) {
-  const std::int64_t h = heads;
-  const std::int64_t d = head_dim;
-  const std::int64_t t = tokens;
-  switch (method.family) {
-    case quant::MethodFamily::bf16: return {Bytes{bf16_bytes(h, d, t)}};
-    case quant::MethodFamily::int_n:
-    case quant::MethodFamily::lynx: return grouped_planes(method, h, d, t);
-    case quant::MethodFamily::kivi: return kivi_planes(method, h, d, t);
-    case quant::MethodFamily::cachegen:
-      if (!(measured_size_ratio > 0.0)) {
-        throw std::invalid_argument("cachegen needs a measured size ratio (run its accuracy measurement)");
-      }
-      return {Bytes{std::llround(static_cast<double>(bf16_bytes(h, d, t)) * measured_size_ratio)}};
+  return tensor_plane_bytes(method, 2, heads, head_dim, tokens, measured_size_ratio);
+}
+
+std::vector<Bytes> piece_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g, int heads,
+                                     int layers, int tokens, double measured_size_ratio) {
+  if (g.dense()) {
+    std::vector<Bytes> bytes = layer_plane_bytes(method, heads, g.head_dim, tokens, measured_size_ratio);
+    for (auto& b : bytes) b = b * layers;
+    return bytes;
   }
-  throw std::logic_error("unknown method family");
+  std::vector<Bytes> bytes = all_layer_bytes(method, g, heads, tokens, measured_size_ratio);
+  if (layers == g.num_layers) return bytes;
+  for (auto& b : bytes) b = Bytes{b.value * layers / g.num_layers};
+  return bytes;
+}
+
+Bytes piece_bf16_bytes(const KvGeometry& g, int heads, int layers, int tokens) {
+  static const quant::MethodSpec bf16 = [] {
+    quant::MethodSpec m;
+    m.family = quant::MethodFamily::bf16;
+    return m;
+  }();
+  return piece_plane_bytes(bf16, g, heads, layers, tokens).front();
 }
 
 KvGeometry kv_geometry_of(const ModelSpec& model) {
@@ -69,16 +113,24 @@ KvGeometry kv_geometry_of(const ModelSpec& model) {
   g.num_heads = model.num_heads;
   g.head_dim = model.head_dim;
   g.rope_theta = model.rope_theta;
+  if (model.attention.mla) {
+    g.kv_tensors = 1;
+    g.num_kv_heads = 1;
+    g.head_dim = static_cast<int>(model.kv_values_per_token_per_layer());
+  }
+  g.sliding_layers = model.layers_of(LayerKind::sliding);
+  g.sliding_window = model.attention.sliding_window;
+  g.linear_layers = model.layers_of(LayerKind::linear);
+  if (model.attention.linear) g.linear_state_values = static_cast<std::int64_t>(model.attention.linear->state_values());
   return g;
 }
 
 std::vector<Bytes> total_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
                                      int tensor_parallel, int tokens, double measured_size_ratio) {
   const int heads = kv_heads_per_rank(g.num_kv_heads, tensor_parallel);
-  std::vector<Bytes> per_layer =
-      layer_plane_bytes(method, heads, g.head_dim, tokens, measured_size_ratio);
-  for (auto& b : per_layer) b = b * (static_cast<std::int64_t>(g.num_layers) * tensor_parallel);
-  return per_layer;
+  std::vector<Bytes> bytes = piece_plane_bytes(method, g, heads, g.num_layers, tokens, measured_size_ratio);
+  for (auto& b : bytes) b = b * tensor_parallel;
+  return bytes;
 }
 
 std::vector<Bytes> transfer_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
@@ -86,9 +138,7 @@ std::vector<Bytes> transfer_plane_bytes(const quant::MethodSpec& method, const K
                                         double measured_size_ratio) {
   std::vector<Bytes> total;
   for (const HeadFlow& f : kv_head_flows(g.num_kv_heads, src_tp, dst_tp)) {
-    const auto planes = layer_plane_bytes(method, f.heads, g.head_dim, tokens, measured_size_ratio);
-    total.resize(planes.size());
-    for (std::size_t p = 0; p < planes.size(); ++p) total[p] += planes[p] * g.num_layers;
+    add_scaled(total, piece_plane_bytes(method, g, f.heads, g.num_layers, tokens, measured_size_ratio), 1);
   }
   return total;
 }

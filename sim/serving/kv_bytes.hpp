@@ -14,6 +14,18 @@
 //   cachegen   measured: bf16 bytes * measured_size_ratio (encoded size of real tensors)
 // Codes are packed per (layer, head, K or V) block, hence the ceil per block. Heads per rank:
 // ceil(kv_heads / tp) when tp <= kv_heads, else 1 (replicated: every rank holds a full head).
+//
+// Layer kinds (kv_geometry.hpp, docs/models.md): an MLA layer sends its latent, one tensor of
+// head_dim = kv_lora_rank + qk_rope_head_dim values per token (the formulas above with the factor 2
+// of K and V dropped; KIVI treats it as values), replicated on every rank; a sliding-window layer
+// sends min(T, W) tokens; a linear-attention layer sends its state as one tensor of
+// ceil(state_values * H / kv_heads) values and one "token", whatever T is. Each method quantizes
+// what is sent: groups run along the latent or the flattened state. A piece of L of the model's
+// layers carries L / layers of the bytes of all layers (rounded down) for such a model. Each
+// piece's tokens are capped at W on its own, so a chunked prefill that sends several pieces sends
+// up to W tokens of each chunk's sliding-window layers (an upper bound) and the state once per
+// chunk. When tp exceeds kv_heads, KV heads are replicated and so is the state share that goes
+// with them (an upper bound: a rank really holds 1/tp of the state's value heads).
 
 #include <vector>
 
@@ -34,6 +46,14 @@ int kv_heads_per_rank(int num_kv_heads, int tensor_parallel);
 // Bytes of each plane for one layer of one rank holding `heads` KV heads.
 std::vector<Bytes> layer_plane_bytes(const quant::MethodSpec& method, int heads, int head_dim,
                                      int tokens, double measured_size_ratio = 0.0);
+
+// Bytes of each plane of `layers` layers over `tokens` tokens for a rank holding `heads` KV heads;
+// layer_plane_bytes * layers for a dense GQA geometry.
+std::vector<Bytes> piece_plane_bytes(const quant::MethodSpec& method, const KvGeometry& geometry,
+                                     int heads, int layers, int tokens,
+                                     double measured_size_ratio = 0.0);
+// The same in BF16 (what an encode kernel reads and a decode kernel writes).
+Bytes piece_bf16_bytes(const KvGeometry& geometry, int heads, int layers, int tokens);
 
 // Bytes of each plane for the whole KV cache of `tokens` tokens over all ranks.
 std::vector<Bytes> total_plane_bytes(const quant::MethodSpec& method, const KvGeometry& geometry,

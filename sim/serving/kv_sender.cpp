@@ -23,14 +23,12 @@ KvSender::KvSender(Simulator& sim, net::Network& network, KvTransferParams param
       on_full_(std::move(on_full)), decode_streams_(params_.decode_hosts.size()) {}
 
 std::vector<Bytes> KvSender::heads_bytes(int heads, int layers, int tokens) const {
-  std::vector<Bytes> bytes = layer_plane_bytes(*params_.method, heads, params_.geometry.head_dim,
-                                               tokens, params_.measured_size_ratio);
-  for (auto& b : bytes) b = b * layers;
-  return bytes;
+  return piece_plane_bytes(*params_.method, params_.geometry, heads, layers, tokens,
+                           params_.measured_size_ratio);
 }
 
 Bytes KvSender::bf16_bytes(int heads, int layers, int tokens) const {
-  return Bytes{4LL * heads * params_.geometry.head_dim * static_cast<std::int64_t>(tokens) * layers};
+  return piece_bf16_bytes(params_.geometry, heads, layers, tokens);
 }
 
 void KvSender::reset_pieces(RequestState& request) {
