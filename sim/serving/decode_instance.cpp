@@ -9,6 +9,10 @@
 
 namespace lynxsim::serving {
 
+bool DecodeInstance::later(const Due& a, const Due& b) {
+  return a.step != b.step ? a.step > b.step : a.order > b.order;
+}
+
 DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, KernelStream& kernels,
                                DecodeParams params, Callback on_finish)
     : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)) {
@@ -59,6 +63,15 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
 
 void DecodeInstance::on_full_kv(RequestState& request) {
   if (!request.speculating) return;
+  const bool in_batch = request.joined && !request.stalled && !request.finished;
+  if (in_batch) {
+    catch_up(request, steps_);
+    if (request.due_step != steps_ + 1) {
+      request.due_step = steps_ + 1;
+      due_.push_back({request.due_step, request.batch_order, &request});
+      std::push_heap(due_.begin(), due_.end(), later);
+    }
+  }
   request.speculating = false;
   if (request.drafts > 0) request.verify_pending = true;
   if (request.stalled) {
@@ -80,7 +93,14 @@ void DecodeInstance::admit(RequestState& request) {
     sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
   }
   request.joined = true;
+  request.synced_step = steps_;
+  request.batch_order = next_order_++;
+  length_offset_ += request.kv_length() - steps_;
   batch_.push_back(&request);
+  plan(request);
+  request.due_step = steps_ + 1;
+  due_.push_back({request.due_step, request.batch_order, &request});
+  std::push_heap(due_.begin(), due_.end(), later);
 }
 
 void DecodeInstance::admit_waiting() {
@@ -128,24 +148,30 @@ void DecodeInstance::maybe_start_step() {
 }
 
 Time DecodeInstance::step_time() {
-  using Kind = RequestState::StepKind;
+  if (verifying_ > 0) return verifying_step_time();
+  const auto size = static_cast<std::int64_t>(batch_.size());
+  const std::int64_t lengths = length_offset_ + size * steps_;
   PassTotals plain;
+  plain.sequences = static_cast<int>(size);
+  plain.new_tokens = static_cast<int>(size);
+  plain.attention_pairs = static_cast<double>(lengths) + 0.5 * static_cast<double>(size);
+  plain.kv_read_tokens = static_cast<double>(lengths + size);
+  return timing_.verify_step_time(plain, PassTotals{}, plain.sequences);
+}
+
+Time DecodeInstance::verifying_step_time() {
+  using Kind = RequestState::StepKind;
+  PassTotals verifying;
   int rows = 0;
   for (RequestState* r : batch_) {
-    r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
-    plain.add({1, r->kv_length()});
-    rows += r->step_kind == Kind::verify ? r->drafts + 1 : 1;
+    catch_up(*r, steps_);
+    const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
+    const int length = r->kv_length();
+    if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
+    verifying.add({drafts + 1, length - drafts});
+    rows += drafts + 1;
   }
-  PassTotals verifying;
-  if (rows != plain.sequences) {
-    for (const RequestState* r : batch_) {
-      const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
-      const int length = r->kv_length();
-      if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
-      verifying.add({drafts + 1, length - drafts});
-    }
-  }
-  return timing_.verify_step_time(plain, verifying, rows);
+  return timing_.verify_step_time(PassTotals{}, verifying, rows);
 }
 
 void DecodeInstance::step_work_done() {
@@ -168,10 +194,73 @@ void DecodeInstance::end_step(Time started) {
     sim_.bus().publish(DecodeStepDone{static_cast<int>(batch_.size()), verifying, started,
                                       sim_.now(), params_.index, std::move(ids)});
   }
-  for (RequestState* r : batch_) advance(*r);
-  std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });
+  ++steps_;
+  bool left = false;
+  while (!due_.empty() && due_.front().step <= steps_) {
+    std::pop_heap(due_.begin(), due_.end(), later);
+    const Due d = due_.back();
+    due_.pop_back();
+    RequestState& r = *d.request;
+    if (d.step != r.due_step || d.order != r.batch_order) continue;
+    attend(r);
+    left = left || r.finished || r.stalled;
+  }
+  if (left) std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });
   stepping_ = false;
   maybe_start_step();
+}
+
+void DecodeInstance::catch_up(RequestState& request, std::int64_t step) {
+  const auto k = static_cast<int>(step - request.synced_step);
+  if (k <= 0) return;
+  request.synced_step = step;
+  switch (request.step_kind) {
+    case RequestState::StepKind::commit: request.metrics.committed_tokens += k; return;
+    case RequestState::StepKind::draft:
+      request.drafts += k;
+      request.metrics.drafted_tokens += k;
+      return;
+    case RequestState::StepKind::verify: break;
+  }
+  throw std::logic_error("decode step: a verification was skipped");
+}
+
+void DecodeInstance::attend(RequestState& request) {
+  length_offset_ -= request.kv_length() - request.synced_step;
+  catch_up(request, steps_ - 1);
+  if (request.step_kind == RequestState::StepKind::verify) --verifying_;
+  advance(request);
+  request.synced_step = steps_;
+  if (request.finished || request.stalled) {
+    request.due_step = -1;
+    return;
+  }
+  length_offset_ += request.kv_length() - steps_;
+  plan(request);
+  due_.push_back({request.due_step, request.batch_order, &request});
+  std::push_heap(due_.begin(), due_.end(), later);
+}
+
+void DecodeInstance::plan(RequestState& request) {
+  using Kind = RequestState::StepKind;
+  request.step_kind = request.verify_pending ? Kind::verify : request.speculating ? Kind::draft : Kind::commit;
+  if (request.step_kind == Kind::verify) ++verifying_;
+  request.due_step = next_due(request);
+}
+
+std::int64_t DecodeInstance::next_due(const RequestState& request) const {
+  const auto& m = request.metrics;
+  const bool unstamped = m.first_token_at == Time::zero() || m.decode_first_token_at == Time::zero();
+  switch (request.step_kind) {
+    case RequestState::StepKind::verify: return steps_ + 1;
+    case RequestState::StepKind::draft:
+      return steps_ + (unstamped ? 1 : std::max(1, params_.max_draft_tokens - request.drafts));
+    case RequestState::StepKind::commit: break;
+  }
+  if (unstamped || m.first_commit_at == Time::zero() || m.decode_first_commit_at == Time::zero()) {
+    return steps_ + 1;
+  }
+  return steps_ + std::max(1, m.output_tokens - m.committed_tokens);
 }
 
 void DecodeInstance::advance(RequestState& request) {

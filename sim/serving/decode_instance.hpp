@@ -35,6 +35,17 @@
 // Kernels running while no step runs cost the batch nothing; a step starting during a kernel waits
 // for it. This conserves the GPU's time (steps and kernels never overlap) and gives the small
 // kernels priority, so a kernel ends no later than it would alone.
+//
+// Bookkeeping. A step in which no member starts, finishes, reaches the draft cap or verifies only
+// adds one committed token or one draft to each member. The instance therefore counts its steps
+// and brings a member's counters up to date (synced_step) only at the end of a step in which the
+// member needs attention: its first step after joining, the step at which it will finish or reach
+// the cap, a verification, or the step during which its full KV arrived. Those steps are kept in a
+// heap ordered by (step, batch order), so members are handled in batch order as a pass over the
+// whole batch would handle them. A plain step's cost needs the batch's KV length sum, which is
+//   sum over members of (kv_length - synced_step) + batch size * steps
+// (exact integers; PassTotals' half-integer sums stay exact in a double). A plain step thus costs
+// O(1) plus O(log B) per member needing attention, with the same results as a per-member pass.
 
 #include <cstdint>
 #include <deque>
@@ -89,6 +100,11 @@ private:
   Time step_time();
   void step_work_done();
   void end_step(Time started);
+  void catch_up(RequestState& request, std::int64_t step);
+  void plan(RequestState& request);
+  std::int64_t next_due(const RequestState& request) const;
+  void attend(RequestState& request);
+  Time verifying_step_time();
   void advance(RequestState& request);
   void verify(RequestState& request);
   void commit(RequestState& request, int tokens);
@@ -108,6 +124,17 @@ private:
   std::deque<RequestState*> rejoining_;
   std::deque<RequestState*> waiting_;
   std::vector<RequestState*> batch_;
+  struct Due {
+    std::int64_t step;
+    std::uint64_t order;
+    RequestState* request;
+  };
+  static bool later(const Due& a, const Due& b);
+  std::vector<Due> due_;  // a min-heap by (step, order); entries of a re-planned request go stale
+  std::int64_t steps_ = 0;
+  std::int64_t length_offset_ = 0;  // sum over the batch of kv_length - synced_step
+  int verifying_ = 0;               // members whose next step verifies
+  std::uint64_t next_order_ = 0;
   int published_waiting_ = 0;
   bool stepping_ = false;
   Time step_started_;  // the step in progress: its start and its GPU work without KV kernels
