@@ -27,6 +27,9 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
   }
   reserved_bytes_ = weights;
   peak_bytes_ = weights;
+  kernels_.on_submit([this](Time start) {
+    if (!plan_.empty() && start < plan_.back().end) split_plan();
+  });
 }
 
 std::int64_t DecodeInstance::reservation(const RequestState& request) const {
@@ -55,6 +58,7 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
     --routed_;
     return;
   }
+  split_plan();
   request.memory_clock_at_ready = blocked_clock();
   waiting_.push_back(&request);
   publish_queue();
@@ -63,6 +67,7 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
 
 void DecodeInstance::on_full_kv(RequestState& request) {
   if (!request.speculating) return;
+  split_plan();
   const bool in_batch = request.joined && !request.stalled && !request.finished;
   if (in_batch) {
     catch_up(request, steps_);
@@ -144,13 +149,80 @@ void DecodeInstance::maybe_start_step() {
   step_started_ = sim_.now();
   kernels_.forget_before(step_started_);
   step_work_ = step_time();
+  if (plan_quiet_steps()) return;
   sim_.schedule_in(step_work_, [this] { step_work_done(); });
 }
 
+bool DecodeInstance::plan_quiet_steps() {
+  plan_.clear();
+  if (!params_.merge_quiet_steps || verifying_ > 0 || sim_.bus().has_subscribers<DecodeStepDone>()) {
+    return false;
+  }
+  Planned p{step_started_, step_work_, step_started_ + step_work_, 1};
+  for (std::int64_t step = steps_ + 1;; ++step) {
+    for (Time end = p.end; (end = p.start + p.work + kernels_.busy_within(p.start, p.end)) > p.end;) {
+      p.end = end;
+      ++p.events;
+    }
+    plan_.push_back(p);
+    if (plan_.size() >= plan_limit_ || (!due_.empty() && due_.front().step <= step)) break;
+    const Time work = plain_step_time(step);
+    p = {p.end, work, p.end + work, 1};
+  }
+  if (plan_.size() == 1) {
+    plan_.clear();
+    return false;
+  }
+  plan_event_ = sim_.schedule_at(plan_.back().end, [this] { finish_plan(); });
+  return true;
+}
+
+void DecodeInstance::finish_plan() {
+  if (sim_.shares_time()) throw QuietStepTie();
+  const Planned last = plan_.back();
+  std::uint64_t folded = last.events - 1;
+  for (std::size_t i = 0; i + 1 < plan_.size(); ++i) folded += plan_[i].events;
+  sim_.credit_events(folded);
+  if (plan_.size() == plan_limit_) plan_limit_ = std::min(2 * plan_limit_, kMaxPlanned);
+  steps_ += static_cast<std::int64_t>(plan_.size()) - 1;
+  plan_.clear();
+  step_started_ = last.start;
+  step_work_ = last.work;
+  end_step(last.start);
+}
+
+void DecodeInstance::split_plan() {
+  if (plan_.empty()) return;
+  const Time now = sim_.now();
+  std::size_t done = 0;
+  std::uint64_t folded = 0;
+  while (plan_[done].end < now) folded += plan_[done++].events;
+  const Planned p = plan_[done];
+  Time firing = p.start + p.work;
+  while (firing < now) {
+    ++folded;
+    const Time next = p.start + p.work + kernels_.busy_within(p.start, firing);
+    if (next <= firing) throw std::logic_error("decode: a planned step ended before its planned end");
+    firing = next;
+  }
+  if (firing == now) throw QuietStepTie();
+  sim_.cancel(plan_event_);
+  sim_.credit_events(folded);
+  plan_limit_ = std::max(done + 1, kMinPlanned);
+  steps_ += static_cast<std::int64_t>(done);
+  plan_.clear();
+  step_started_ = p.start;
+  step_work_ = p.work;
+  sim_.schedule_at(firing, [this] { step_work_done(); });
+}
+
 Time DecodeInstance::step_time() {
-  if (verifying_ > 0) return verifying_step_time();
+  return verifying_ > 0 ? verifying_step_time() : plain_step_time(steps_);
+}
+
+Time DecodeInstance::plain_step_time(std::int64_t steps_done) const {
   const auto size = static_cast<std::int64_t>(batch_.size());
-  const std::int64_t lengths = length_offset_ + size * steps_;
+  const std::int64_t lengths = length_offset_ + size * steps_done;
   PassTotals plain;
   plain.sequences = static_cast<int>(size);
   plain.new_tokens = static_cast<int>(size);
