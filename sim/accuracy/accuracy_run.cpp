@@ -17,7 +17,7 @@
 namespace lynxsim::accuracy {
 namespace {
 
-std::vector<MethodVariant> variants_of(const std::vector<QuantMethodSpec>& methods) {
+std::vector<MethodVariant> variants_of(const std::vector<MethodSpec>& methods) {
   std::vector<MethodVariant> out;
   for (const auto& m : methods) {
     if (m.speculative()) out.push_back(MethodVariant{m, true});
@@ -92,7 +92,7 @@ void check_request(const AccuracyRequest& r) {
   r.sampling.validate();
   if (r.context < 16) throw std::invalid_argument("accuracy: context must be >= 16 tokens");
   if (r.threads < 1) throw std::invalid_argument("accuracy: threads must be >= 1");
-  for (const auto& m : r.methods) m.validate();
+  for (const auto& m : r.methods) check_measurable(m);
 }
 
 }  // namespace

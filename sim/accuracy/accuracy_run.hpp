@@ -28,7 +28,7 @@
 #include "sim/accuracy/accuracy_result.hpp"
 #include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
-#include "sim/accuracy/methods/quant_method.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
 
 namespace lynxsim::accuracy {
 
@@ -38,7 +38,7 @@ struct AccuracyRequest {
   KvGeometry geometry;
   int context = 0;
   std::uint64_t seed = 1;
-  std::vector<QuantMethodSpec> methods;  // empty = default_methods()
+  std::vector<MethodSpec> methods;  // empty = default_methods()
   KvProfile profile = default_kv_profile();
   std::string kv_file;    // empty = synthetic
   std::string cache_dir;  // empty = no cache

@@ -8,13 +8,14 @@
 #include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/accuracy/real_model/real_model_table.hpp"
-#include "sim/app/accuracy_mapping.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
+#include "sim/serving/kv_bytes.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/run_progress.hpp"
 #include "sim/llm/model_path.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -27,7 +28,7 @@ int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   request.text_path = data.essay_text().string();
   request.contexts = {options.context};
   for (const std::string& name : options.methods) {
-    request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
+    request.methods.push_back(quant::method_from_name(name));
   }
   if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -59,11 +60,11 @@ void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   if (options.model == kRealModel && !options.kv_file) return real_model_accuracy(data, options);
   accuracy::AccuracyRequest request;
-  request.geometry = kv_geometry_of(find_model(data, options.model));
+  request.geometry = serving::kv_geometry_of(find_model(data, options.model));
   request.context = options.context;
   request.seed = options.seed;
   for (const std::string& name : options.methods) {
-    request.methods.push_back(accuracy_method_of(serving::preset_method(name)));
+    request.methods.push_back(quant::method_from_name(name));
   }
   if (options.kv_file) request.kv_file = options.kv_file->string();
   if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();

@@ -8,6 +8,7 @@
 #include "sim/net/network_bench.hpp"
 #include "sim/quant/bench_kernels.hpp"
 #include "sim/quant/cachegen_bench.hpp"
+#include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/quant_cuda.hpp"
 
 namespace lynxsim::app {
@@ -41,6 +42,19 @@ net::NetworkBenchConfig network_bench_config(const BenchOptions& o) {
   return c;
 }
 
+quant::KernelBenchConfig kernel_bench_config(const BenchOptions& o) {
+  quant::KernelBenchConfig c;
+  if (o.isa) {
+    const auto isa = quant::parse_kernel_isa(*o.isa);
+    if (!isa) throw InputError(fmt::format("--isa: unknown instruction set \"{}\" (known: portable, avx2)", *o.isa));
+    if (!quant::kernel_isa_supported(*isa)) {
+      throw InputError(fmt::format("--isa: this CPU or build has no {} kernels", *o.isa));
+    }
+    c.isa = *isa;
+  }
+  return c;
+}
+
 }  // namespace
 
 int cmd_bench(const DataPaths& data, const BenchOptions& options) {
@@ -54,8 +68,9 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
     throw InputError("--context, --decode and --threads apply to `bench llm` only");
   }
   if (what != "serving" && options.sizes) throw InputError("--sizes applies to `bench serving` only");
+  if (what != "kernels" && options.isa) throw InputError("--isa applies to `bench kernels` only");
   if (what == "kernels") {
-    fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(quant::KernelBenchConfig{})));
+    fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(kernel_bench_config(options))));
     bench_cachegen();
     if (!quant::cuda_available()) fmt::print("\nCUDA kernels: skipped (no CUDA device)\n");
     return 0;

@@ -33,7 +33,7 @@ void print_line(const BenchLine& l) {
              l.simulated_s / wall_s);
 }
 
-BenchLine run_one(const serving::ServingConfig& config, const serving::TransferMethod& method) {
+BenchLine run_one(const serving::ServingConfig& config, const quant::MethodSpec& method) {
   serving::MethodQuality quality;
   quality.acceptance = kBenchAcceptance;
   quality.acceptance_source = "bench";
@@ -46,11 +46,11 @@ BenchLine run_one(const serving::ServingConfig& config, const serving::TransferM
           result.simulated_time.seconds()};
 }
 
-BenchLine run_methods(const serving::ServingConfig& config, const std::vector<serving::TransferMethod>& methods,
+BenchLine run_methods(const serving::ServingConfig& config, const std::vector<quant::MethodSpec>& methods,
                       bool print) {
   BenchLine total;
   total.name = "total";
-  for (const serving::TransferMethod& method : methods) {
+  for (const quant::MethodSpec& method : methods) {
     const BenchLine line = run_one(config, method);
     if (print) print_line(line);
     total.requests += line.requests;
@@ -87,7 +87,7 @@ double peak_resident_mib() {
   return static_cast<double>(usage.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB on Linux
 }
 
-void print_scaling(const serving::ServingConfig& hour, const std::vector<serving::TransferMethod>& methods,
+void print_scaling(const serving::ServingConfig& hour, const std::vector<quant::MethodSpec>& methods,
                    std::vector<std::int64_t> sizes) {
   std::sort(sizes.begin(), sizes.end());
   fmt::print("\nlonger traces: the hour repeated back to back, all {} methods per size\n\n", methods.size());

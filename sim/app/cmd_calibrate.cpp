@@ -6,24 +6,25 @@
 #include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/real_model/real_model_eval.hpp"
-#include "sim/app/accuracy_mapping.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
+#include "sim/serving/kv_bytes.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/llm/model_path.hpp"
 #include "sim/report/atomic_write.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::app {
 namespace {
 
 constexpr const char* kCalibrationModel = "smollm2-135m";
 
-std::vector<accuracy::QuantMethodSpec> speculative_methods(const std::vector<std::string>& names) {
-  std::vector<accuracy::QuantMethodSpec> methods;
+std::vector<quant::MethodSpec> speculative_methods(const std::vector<std::string>& names) {
+  std::vector<quant::MethodSpec> methods;
   for (const auto& name : names) {
-    const serving::TransferMethod m = serving::preset_method(name);
+    const quant::MethodSpec m = quant::method_from_name(name);
     if (!m.speculative()) throw std::invalid_argument(fmt::format("calibrate-acceptance: {} is not speculative", name));
-    methods.push_back(accuracy_method_of(m));
+    methods.push_back(m);
   }
   return methods;
 }
@@ -46,7 +47,7 @@ accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOp
 
 accuracy::AccuracyResult proxy_result(const DataPaths& data, const accuracy::RealModelRequest& r, int context) {
   accuracy::AccuracyRequest proxy;
-  proxy.geometry = kv_geometry_of(find_model(data, kCalibrationModel));
+  proxy.geometry = serving::kv_geometry_of(find_model(data, kCalibrationModel));
   proxy.context = context;
   proxy.seed = r.seed;
   proxy.methods = r.methods;

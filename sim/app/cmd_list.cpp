@@ -2,7 +2,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/compute/card_loader.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::app {
 
@@ -16,8 +16,8 @@ int cmd_list(const DataPaths& data) {
     fmt::print("  {:<20} {}\n", e.name, e.description);
   }
   fmt::print("\nTransfer methods:\n");
-  for (const std::string& name : serving::method_preset_names()) {
-    const serving::TransferMethod m = serving::preset_method(name);
+  for (const std::string& name : quant::method_preset_names()) {
+    const quant::MethodSpec m = quant::method_from_name(name);
     fmt::print("  {:<14} {}\n", name, m.description);
   }
   return 0;

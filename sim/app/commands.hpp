@@ -84,6 +84,7 @@ struct BenchOptions {
   std::optional<int> decode;
   std::optional<int> threads;
   std::optional<std::vector<std::int64_t>> sizes;
+  std::optional<std::string> isa;  // kernels: portable or avx2
 };
 
 // calibrate-timing: the timing model against the public measurements in data/calibration/timing/.

@@ -9,7 +9,8 @@
 #include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/methods/cachegen_sizes.hpp"
-#include "sim/app/accuracy_mapping.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
+#include "sim/serving/kv_bytes.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -58,7 +59,7 @@ void set_acceptance(serving::MethodQuality& q, double proxy, const std::string& 
 }
 
 serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
-                                  const serving::TransferMethod& method, const AcceptanceContext& a) {
+                                  const quant::MethodSpec& method, const AcceptanceContext& a) {
   serving::MethodQuality q;
   q.measured_context = a.context;
   add_row(q, result.row(method.name, "full"), "");
@@ -71,10 +72,10 @@ serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
 
 int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
-void add_cachegen_sizes(const scenario::Scenario& s, const serving::TransferMethod& m,
+void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
                         serving::MethodQuality& q) {
   accuracy::CacheGenSizeRequest r;
-  r.geometry = kv_geometry_of(s.serving.model);
+  r.geometry = serving::kv_geometry_of(s.serving.model);
   r.chunk_tokens = m.cachegen.chunk_tokens;
   r.seed = s.accuracy.seed;
   if (s.accuracy.kv_file) r.kv_file = s.accuracy.kv_file->string();
@@ -105,10 +106,10 @@ std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, con
 
 accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
   accuracy::AccuracyRequest request;
-  request.geometry = kv_geometry_of(s.serving.model);
+  request.geometry = serving::kv_geometry_of(s.serving.model);
   request.context = representative_context(s.serving);
   request.seed = s.accuracy.seed;
-  for (const auto& m : s.methods) request.methods.push_back(accuracy_method_of(m));
+  request.methods = s.methods;
   if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
   request.cache_dir = (s.cache_dir / "accuracy").string();
   request.threads = hardware_threads();
@@ -124,7 +125,7 @@ RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, in
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities = measure_precision(data, s);
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
-    if (s.methods[i].family == serving::MethodFamily::cachegen) {
+    if (s.methods[i].family == quant::MethodFamily::cachegen) {
       add_cachegen_sizes(s, s.methods[i], qualities[i]);
     }
   }

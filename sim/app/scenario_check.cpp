@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include "sim/accuracy/kv/head_source.hpp"
-#include "sim/app/accuracy_mapping.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
+#include "sim/serving/kv_bytes.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/trace_filter.hpp"
 #include "sim/core/saturating.hpp"
@@ -20,11 +21,11 @@ namespace {
 using scenario::IssueList;
 
 // The field of a lynx method (midpoint anchor) the accuracy measurement refuses, with why (the
-// rules of accuracy::QuantMethodSpec::validate, which stays the backstop); nullopt otherwise.
-std::optional<scenario::ScenarioIssue> lynx_problem(const serving::TransferMethod& m,
+// rules of accuracy::check_measurable, which stays the backstop); nullopt otherwise.
+std::optional<scenario::ScenarioIssue> lynx_problem(const quant::MethodSpec& m,
                                                     const std::string& path) {
-  if (m.family != serving::MethodFamily::lynx ||
-      m.anchor_scheme != serving::AnchorScheme::midpoint) {
+  if (m.family != quant::MethodFamily::lynx ||
+      m.anchor_scheme != quant::AnchorScheme::midpoint) {
     return std::nullopt;
   }
   const int bits = std::accumulate(m.planes.begin(), m.planes.end(), 0);
@@ -53,7 +54,7 @@ void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
       continue;
     }
     try {
-      (void)accuracy_method_of(s.methods[i]);
+      accuracy::check_measurable(s.methods[i]);
     } catch (const std::invalid_argument& e) {
       issues.add(path, e.what());
     }
@@ -65,7 +66,7 @@ void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
 void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
   if (!s.accuracy.kv_file) return;
   const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
-    return m.family == serving::MethodFamily::cachegen;
+    return m.family == quant::MethodFamily::cachegen;
   });
   try {
     if (s.accuracy.enabled) {
@@ -82,7 +83,7 @@ void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
 scenario::Scenario traced_part(const scenario::Scenario& s, const std::vector<std::string>& methods) {
   scenario::Scenario traced = s;
   if (methods.empty()) return traced;
-  std::erase_if(traced.methods, [&methods](const serving::TransferMethod& m) {
+  std::erase_if(traced.methods, [&methods](const quant::MethodSpec& m) {
     return std::find(methods.begin(), methods.end(), m.name) == methods.end();
   });
   return traced;
@@ -126,7 +127,7 @@ scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRe
   if (issues.empty()) check_kv_file(s, issues);
   if (request.trace_limit) {
     std::vector<std::string> names;
-    for (const serving::TransferMethod& m : s.methods) names.push_back(m.name);
+    for (const quant::MethodSpec& m : s.methods) names.push_back(m.name);
     check_trace_methods(request.trace_methods, names);
     check_trace(s, request, issues);
   }

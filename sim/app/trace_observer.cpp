@@ -55,7 +55,7 @@ void TraceObserver::name_processes() {
 }
 
 std::string TraceObserver::plane_name(int plane) const {
-  const serving::TransferMethod& m = *run_.method;
+  const quant::MethodSpec& m = *run_.method;
   if (m.num_planes() <= 1) return "KV";
   if (plane < m.decode_after_planes) {
     return m.decode_after_planes == 1 ? "anchor" : fmt::format("anchor {}", plane + 1);

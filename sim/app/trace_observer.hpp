@@ -42,12 +42,12 @@
 #include "sim/report/trace_writer.hpp"
 #include "sim/serving/serving_config.hpp"
 #include "sim/serving/serving_events.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::app {
 
 struct TracedRun {
-  const serving::TransferMethod* method = nullptr;
+  const quant::MethodSpec* method = nullptr;
   std::vector<serving::InstanceSpec> prefill;
   std::vector<serving::InstanceSpec> decode;
 };

@@ -146,9 +146,9 @@ FastRates measure_fast(Workload& w, const KernelBenchConfig& c, int threads, dou
   const std::vector<double> best = best_interleaved(
       c.rounds, clock_for(threads),
       {[&] { copy_blocks(w, threads); },
-       [&] { encode_blocks_fast_into(w.input_views, c.quant, one_plane(c.quant), threads, w.single_plane); },
-       [&] { encode_blocks_fast_into(w.input_views, c.quant, c.split, threads, w.encoded); },
-       [&] { decode_blocks_fast(w.encoded, planes, w.output_views, threads); }},
+       [&] { encode_blocks_fast_into(w.input_views, c.quant, one_plane(c.quant), threads, w.single_plane, c.isa); },
+       [&] { encode_blocks_fast_into(w.input_views, c.quant, c.split, threads, w.encoded, c.isa); },
+       [&] { decode_blocks_fast(w.encoded, planes, w.output_views, threads, c.isa); }},
       w.scratch);
   return {gigabytes / best[0], {gigabytes / best[1], gigabytes / best[2], gigabytes / best[3]}};
 }
@@ -183,7 +183,7 @@ KernelBenchResult bench_kernels(const KernelBenchConfig& config) {
   config.split.validate(config.quant.bits);
   KernelBenchResult result;
   result.config = config;
-  result.kernel_isa = to_string(active_kernel_isa());
+  result.kernel_isa = to_string(config.isa);
   const int hardware = static_cast<int>(std::max(1U, std::thread::hardware_concurrency()));
   result.threads_used = config.threads > 0 ? config.threads : hardware;
   Workload w = make_workload(config);

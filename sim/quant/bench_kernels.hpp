@@ -17,7 +17,7 @@
 // every pass reads its input from memory, not from what the previous pass left in the cache.
 // Single-thread figures are timed in process CPU time (std::clock), so other programs competing for
 // the cores do not distort them; multi-thread figures are wall time. The optimized rows use the
-// active kernel ISA (kernel_isa.hpp: AVX2 where the CPU has it, else the portable loops).
+// config's kernel ISA (kernel_isa.hpp: by default AVX2 where the CPU has it, else the portable loops).
 // Unit: GB/s = float32 KV bytes (tokens·channels·4 per block, 10^9 bytes per GB) per second, for
 // every kernel alike: the bytes an encoder reads, the bytes a decoder writes. The memcpy rate counts
 // the same bytes once (it reads and writes them), so a ratio to memcpy compares the time to turn
@@ -31,6 +31,7 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/planes.hpp"
 #include "sim/quant/quant_config.hpp"
 
@@ -48,6 +49,7 @@ struct KernelBenchConfig {
   int rounds = 30;  // interleaved passes of memcpy and the optimized kernels
   std::size_t evict_bytes = std::size_t{64} << 20;  // written before each of those passes
   std::uint64_t seed = 1;
+  KernelIsa isa = best_kernel_isa();
 };
 
 struct CodecThroughput {

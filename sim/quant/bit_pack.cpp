@@ -142,8 +142,9 @@ std::size_t packed_bytes(std::size_t num_codes, int bits) {
   return (num_codes * static_cast<std::size_t>(bits) + 7U) / 8U;
 }
 
-void pack_shifted_into(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out) {
-  const std::size_t done = span_kernels().pack_shifted(codes, n, shift, bits, out);
+void pack_shifted_into(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out,
+                       KernelIsa isa) {
+  const std::size_t done = span_kernels(isa).pack_shifted(codes, n, shift, bits, out);
   codes += done;
   n -= done;
   out += done * static_cast<std::size_t>(bits) / 8;
@@ -156,8 +157,9 @@ void pack_shifted_into(const std::uint8_t* codes, std::size_t n, int shift, int 
   }
 }
 
-void unpack_merge_into(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes) {
-  const std::size_t done = span_kernels().unpack_merge(bytes, n, bits, shift, codes);
+void unpack_merge_into(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes,
+                       KernelIsa isa) {
+  const std::size_t done = span_kernels(isa).unpack_merge(bytes, n, bits, shift, codes);
   bytes += done * static_cast<std::size_t>(bits) / 8;
   n -= done;
   codes += done;

@@ -5,8 +5,8 @@
 // large block through cache-sized chunks. With per-channel groups token_begin must be a multiple of
 // the group size and token_end a multiple of it or the block end, so no group is cut. Codes are
 // written for those rows only (codes[0] is row token_begin); scales/mins are the whole block's arrays.
-// The inner loops over contiguous floats come from span_kernels.hpp (portable or AVX2, chosen at run
-// time by kernel_isa.hpp); both give the same bits.
+// The inner loops over contiguous floats come from span_kernels.hpp, in the variant `isa` names
+// (kernel_isa.hpp); every variant gives the same bits.
 
 #include <cstdint>
 
@@ -27,7 +27,7 @@ using BlockMetadata = BasicBlockMetadata<std::uint16_t>;
 using ConstBlockMetadata = BasicBlockMetadata<const std::uint16_t>;
 
 void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                        std::uint8_t* codes);
+                        std::uint8_t* codes, KernelIsa isa);
 
 // Quantizes per-token rows straight into bit planes (span_kernels.hpp's PlaneTargets; plane p's out
 // points at the plane code of row token_begin's first element), without a code buffer. Applies when
@@ -35,12 +35,12 @@ void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_be
 // (channels and group size multiples of 8, or one group per row), plane widths 1, 2, 4 or 8.
 bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const PlaneTargets& planes);
 void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                             const PlaneTargets& planes);
+                             const PlaneTargets& planes, KernelIsa isa);
 
 // x̂ = (q + level_offset)·s + m. level_offset = 0 is plain dequantization; codes holding only the
 // first planes (low bits zero) with level_offset = (2^(b−a) − 1)/2 give the bucket-middle
 // reconstruction of planes.hpp.
 void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& meta, int token_begin, int token_end,
-                          float level_offset, MutableBlockView output);
+                          float level_offset, MutableBlockView output, KernelIsa isa);
 
 }  // namespace lynxsim::quant

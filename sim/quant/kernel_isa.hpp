@@ -7,10 +7,13 @@
 // compiled for that target only (GCC/Clang target attributes), without fused multiply-add, so both
 // variants produce the same bits: identical codes and metadata, and dequantized values computed as
 // ((q + offset)·s) + m with two separately rounded float32 operations, like the scalar oracle.
-// The choice is process-wide: detected once, and overridable (tests run both paths; a user can pin
-// the portable path to compare). Changing it while kernels run on other threads is not supported.
+// The choice is a parameter of every optimized kernel (a trailing KernelIsa argument that defaults
+// to best_kernel_isa()): there is no process-wide switch, so tests run both paths side by side and
+// `lynxsim bench kernels --isa portable` pins the portable one without affecting anything else.
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace lynxsim::quant {
 
@@ -22,22 +25,7 @@ std::string to_string(KernelIsa isa);
 KernelIsa best_kernel_isa();
 bool kernel_isa_supported(KernelIsa isa);
 
-// The variant the kernels use now: initially best_kernel_isa(), or the portable one when the
-// environment variable LYNXSIM_KERNEL_ISA is "portable" at the first use.
-KernelIsa active_kernel_isa();
-// Throws std::invalid_argument when the CPU or the build lacks `isa`.
-void set_kernel_isa(KernelIsa isa);
-
-// Sets an ISA for the lifetime of the object and restores the previous one afterwards.
-class ScopedKernelIsa {
-public:
-  explicit ScopedKernelIsa(KernelIsa isa);
-  ~ScopedKernelIsa();
-  ScopedKernelIsa(const ScopedKernelIsa&) = delete;
-  ScopedKernelIsa& operator=(const ScopedKernelIsa&) = delete;
-
-private:
-  KernelIsa previous_;
-};
+// Parses "portable" or "avx2"; std::nullopt for anything else.
+std::optional<KernelIsa> parse_kernel_isa(std::string_view name);
 
 }  // namespace lynxsim::quant

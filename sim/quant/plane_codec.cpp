@@ -63,19 +63,21 @@ QuantizedBlock metadata_block(const PlaneEncoded& encoded) {
 
 // Per-channel groups and plane widths other than 1, 2, 4, 8: quantize chunks of rows into a code
 // buffer, then pack each plane from it.
-void quantize_then_pack(BlockView input, const BlockMetadata& meta, const PlaneSplit& split, PlaneEncoded& encoded) {
+void quantize_then_pack(BlockView input, const BlockMetadata& meta, const PlaneSplit& split, PlaneEncoded& encoded,
+                        KernelIsa isa) {
   const int step = chunk_tokens(*meta.config);
   const auto channels = static_cast<std::size_t>(input.channels);
   std::vector<std::uint8_t> codes(static_cast<std::size_t>(step) * channels);
   for (int t0 = 0; t0 < input.tokens; t0 += step) {
     const int t1 = std::min(input.tokens, t0 + step);
-    quantize_rows_fast(input, meta, t0, t1, codes.data());
+    quantize_rows_fast(input, meta, t0, t1, codes.data(), isa);
     const std::size_t first = static_cast<std::size_t>(t0) * channels;
     const std::size_t count = static_cast<std::size_t>(t1 - t0) * channels;
     for (int p = 0; p < split.num_planes(); ++p) {
       const int bits = split.bits[static_cast<std::size_t>(p)];
       std::uint8_t* out = encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p);
-      pack_shifted_into(codes.data(), count, split.shift_of(p), bits, out + first * static_cast<std::size_t>(bits) / 8);
+      pack_shifted_into(codes.data(), count, split.shift_of(p), bits, out + first * static_cast<std::size_t>(bits) / 8,
+                        isa);
     }
   }
 }
@@ -173,14 +175,15 @@ void decode_planes_reference(const PlaneEncoded& encoded, int planes_received, M
   reconstruct_from_planes(block, planes, encoded.split, planes_received, output);
 }
 
-PlaneEncoded encode_planes_fast(BlockView input, const QuantConfig& config, const PlaneSplit& split) {
+PlaneEncoded encode_planes_fast(BlockView input, const QuantConfig& config, const PlaneSplit& split,
+                                KernelIsa isa) {
   PlaneEncoded encoded;
-  encode_planes_fast_into(input, config, split, encoded);
+  encode_planes_fast_into(input, config, split, encoded, isa);
   return encoded;
 }
 
 void encode_planes_fast_into(BlockView input, const QuantConfig& config, const PlaneSplit& split,
-                             PlaneEncoded& encoded) {
+                             PlaneEncoded& encoded, KernelIsa isa) {
   const auto sizes = encoded_bytes(config, split, input.tokens, input.channels);
   encoded.config = config;
   encoded.split = split;
@@ -201,14 +204,15 @@ void encode_planes_fast_into(BlockView input, const QuantConfig& config, const P
                         split.shift_of(p), split.bits[static_cast<std::size_t>(p)]};
   }
   if (planes_on_byte_boundaries(config, input.channels, targets)) {
-    quantize_rows_to_planes(input, meta, 0, input.tokens, targets);
+    quantize_rows_to_planes(input, meta, 0, input.tokens, targets, isa);
   } else {
-    quantize_then_pack(input, meta, split, encoded);
+    quantize_then_pack(input, meta, split, encoded, isa);
   }
   write_plane_metadata(scales, mins, encoded.planes.front());
 }
 
-void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, MutableBlockView output) {
+void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, MutableBlockView output,
+                        KernelIsa isa) {
   check_encoded(encoded, planes_received);
   if (output.tokens != encoded.tokens || output.channels != encoded.channels) {
     throw std::invalid_argument("decode: output view shape differs from the encoded block");
@@ -230,9 +234,9 @@ void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, Mutabl
       const int bits = encoded.split.bits[static_cast<std::size_t>(p)];
       const std::uint8_t* in = encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p);
       unpack_merge_into(in + first * static_cast<std::size_t>(bits) / 8, count, bits, encoded.split.shift_of(p),
-                        codes.data());
+                        codes.data(), isa);
     }
-    dequantize_rows_fast(codes.data(), meta, t0, t1, offset, output);
+    dequantize_rows_fast(codes.data(), meta, t0, t1, offset, output, isa);
   }
 }
 

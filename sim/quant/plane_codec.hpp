@@ -16,6 +16,7 @@
 #include <span>
 #include <vector>
 
+#include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/planes.hpp"
 #include "sim/quant/quantized_block.hpp"
 #include "sim/quant/tensor_view.hpp"
@@ -53,18 +54,23 @@ QuantizedBlock unpack_block(const PlaneEncoded& encoded);
 PlaneEncoded encode_planes_reference(BlockView input, const QuantConfig& config, const PlaneSplit& split);
 void decode_planes_reference(const PlaneEncoded& encoded, int planes_received, MutableBlockView output);
 
-// Optimized single-thread path (same bytes and values as the reference).
-PlaneEncoded encode_planes_fast(BlockView input, const QuantConfig& config, const PlaneSplit& split);
+// Optimized single-thread path (same bytes and values as the reference, on every KernelIsa).
+PlaneEncoded encode_planes_fast(BlockView input, const QuantConfig& config, const PlaneSplit& split,
+                                KernelIsa isa = best_kernel_isa());
 // Same, reusing the storage of `out` (no allocation when its planes already have the right sizes).
-void encode_planes_fast_into(BlockView input, const QuantConfig& config, const PlaneSplit& split, PlaneEncoded& out);
-void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, MutableBlockView output);
+void encode_planes_fast_into(BlockView input, const QuantConfig& config, const PlaneSplit& split, PlaneEncoded& out,
+                             KernelIsa isa = best_kernel_isa());
+void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, MutableBlockView output,
+                        KernelIsa isa = best_kernel_isa());
 
 // Many blocks (e.g. every layer and KV head), spread over num_threads std::threads (0 = hardware).
 std::vector<PlaneEncoded> encode_blocks_fast(std::span<const BlockView> inputs, const QuantConfig& config,
-                                             const PlaneSplit& split, int num_threads);
+                                             const PlaneSplit& split, int num_threads,
+                                             KernelIsa isa = best_kernel_isa());
 void encode_blocks_fast_into(std::span<const BlockView> inputs, const QuantConfig& config, const PlaneSplit& split,
-                             int num_threads, std::span<PlaneEncoded> outputs);
+                             int num_threads, std::span<PlaneEncoded> outputs, KernelIsa isa = best_kernel_isa());
 void decode_blocks_fast(std::span<const PlaneEncoded> encoded, int planes_received,
-                        std::span<const MutableBlockView> outputs, int num_threads);
+                        std::span<const MutableBlockView> outputs, int num_threads,
+                        KernelIsa isa = best_kernel_isa());
 
 }  // namespace lynxsim::quant

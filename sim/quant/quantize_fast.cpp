@@ -169,11 +169,11 @@ void dequantize_rows_per_channel(const SpanKernels& k, const std::uint8_t* codes
 }  // namespace
 
 void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                        std::uint8_t* codes) {
+                        std::uint8_t* codes, KernelIsa isa) {
   if (input.channels == 0 || token_end <= token_begin) {
     return;
   }
-  const SpanKernels& k = span_kernels();
+  const SpanKernels& k = span_kernels(isa);
   if (meta.layout->axis == GroupAxis::per_token) {
     quantize_rows_per_token(k, input, meta, token_begin, token_end, codes);
   } else {
@@ -196,11 +196,11 @@ bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const Pl
 }
 
 void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                             const PlaneTargets& planes) {
+                             const PlaneTargets& planes, KernelIsa isa) {
   if (input.channels == 0 || token_end <= token_begin) {
     return;
   }
-  const SpanKernels& k = span_kernels();
+  const SpanKernels& k = span_kernels(isa);
   const auto max_code = static_cast<float>(meta.config->max_code());
   per_token_groups(k, input, meta, token_begin, token_end,
                    [&](const float* x, std::size_t element, std::size_t n, float min, float inv_scale) {
@@ -213,11 +213,11 @@ void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int tok
 }
 
 void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& meta, int token_begin, int token_end,
-                          float level_offset, MutableBlockView output) {
+                          float level_offset, MutableBlockView output, KernelIsa isa) {
   if (output.channels == 0 || token_end <= token_begin) {
     return;
   }
-  const SpanKernels& k = span_kernels();
+  const SpanKernels& k = span_kernels(isa);
   if (meta.layout->axis == GroupAxis::per_channel) {
     dequantize_rows_per_channel(k, codes, meta, token_begin, token_end, level_offset, output);
   } else {
@@ -225,24 +225,24 @@ void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& m
   }
 }
 
-QuantizedBlock quantize_fast(BlockView input, const QuantConfig& config) {
+QuantizedBlock quantize_fast(BlockView input, const QuantConfig& config, KernelIsa isa) {
   QuantizedBlock block{config, input.tokens, input.channels, {}, {}, {}};
   const GroupLayout layout = block.layout();
   block.codes.assign(input.size(), 0);
   block.scales.resize(layout.num_groups());
   block.mins.resize(layout.num_groups());
   const BlockMetadata meta{&config, &layout, block.scales.data(), block.mins.data()};
-  quantize_rows_fast(input, meta, 0, input.tokens, block.codes.data());
+  quantize_rows_fast(input, meta, 0, input.tokens, block.codes.data(), isa);
   return block;
 }
 
-void dequantize_fast(const QuantizedBlock& block, MutableBlockView output) {
+void dequantize_fast(const QuantizedBlock& block, MutableBlockView output, KernelIsa isa) {
   if (output.tokens != block.tokens || output.channels != block.channels) {
     throw std::invalid_argument("dequantization: output view shape differs from the block");
   }
   const GroupLayout layout = block.layout();
   const ConstBlockMetadata meta{&block.config, &layout, block.scales.data(), block.mins.data()};
-  dequantize_rows_fast(block.codes.data(), meta, 0, block.tokens, 0.0F, output);
+  dequantize_rows_fast(block.codes.data(), meta, 0, block.tokens, 0.0F, output, isa);
 }
 
 }  // namespace lynxsim::quant

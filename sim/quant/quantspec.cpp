@@ -117,9 +117,9 @@ QuantConfig QuantSpecConfig::upper_config() const {
   return QuantConfig{upper_bits, group_axis, group_size, false};
 }
 
-QuantSpecBlock quantize_quantspec(BlockView input, const QuantSpecConfig& config) {
+QuantSpecBlock quantize_quantspec(BlockView input, const QuantSpecConfig& config, KernelIsa isa) {
   config.validate();
-  QuantizedBlock anchor = quantize_fast(input, config.upper_config());
+  QuantizedBlock anchor = quantize_fast(input, config.upper_config(), isa);
   QuantSpecBlock block{config,          input.tokens, input.channels, std::move(anchor.codes), {},
                        std::move(anchor.scales), std::move(anchor.mins)};
   block.lower.resize(input.size());

@@ -44,7 +44,7 @@ struct QuantSpecBlock {
   std::vector<std::uint16_t> mins;    // fp16 m per group
 };
 
-QuantSpecBlock quantize_quantspec(BlockView input, const QuantSpecConfig& config);
+QuantSpecBlock quantize_quantspec(BlockView input, const QuantSpecConfig& config, KernelIsa isa = best_kernel_isa());
 // Anchor only (with_lower = false) or anchor + residual.
 void dequantize_quantspec(const QuantSpecBlock& block, bool with_lower, MutableBlockView output);
 std::vector<float> dequantize_quantspec(const QuantSpecBlock& block, bool with_lower);

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/quant_config.hpp"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
@@ -79,7 +80,7 @@ std::size_t pack_shifted_avx2(const std::uint8_t* codes, std::size_t n, int shif
 std::size_t unpack_merge_avx2(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
 #endif
 
-// The table of the active ISA (kernel_isa.hpp).
-const SpanKernels& span_kernels();
+// The table of `isa` (kernel_isa.hpp); std::invalid_argument when this CPU or build lacks it.
+const SpanKernels& span_kernels(KernelIsa isa);
 
 }  // namespace lynxsim::quant

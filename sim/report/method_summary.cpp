@@ -130,7 +130,7 @@ const std::vector<std::string>& default_baselines() {
 MethodSummary summarize_method(const serving::MethodResult& result) {
   MethodSummary s;
   s.name = result.method.name;
-  s.family = std::string(serving::family_name(result.method.family));
+  s.family = std::string(quant::family_name(result.method.family));
   s.speculative = result.method.speculative();
   s.stream = result.stream == serving::SpeculationStream::speculative ? "speculative" : "committed";
   s.first_token_from = result.first_token_from == serving::FirstTokenSource::prefill ? "prefill" : "decode";

@@ -91,8 +91,8 @@ void read_prefix_cache(const json* value, const std::string& path, IssueList& is
 }
 
 bool has_cachegen_method(const Scenario& s) {
-  return std::any_of(s.methods.begin(), s.methods.end(), [](const serving::TransferMethod& m) {
-    return m.family == serving::MethodFamily::cachegen;
+  return std::any_of(s.methods.begin(), s.methods.end(), [](const quant::MethodSpec& m) {
+    return m.family == quant::MethodFamily::cachegen;
   });
 }
 

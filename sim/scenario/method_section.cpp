@@ -2,7 +2,7 @@
 // objects {"preset": P, ...} that override fields of preset P, with the keys of the "method" and
 // "cachegen" tables (source_fields.cpp; throughputs are BF16 bytes coded per second per GPU).
 // Giving "planes" without "bits" sets bits to their sum; giving "bits" to a one-plane preset
-// without "planes" sets planes to [bits]. The result must pass serving::validate_method, and
+// without "planes" sets planes to [bits]. The result must pass quant::validate_method, and
 // method names must be unique within a scenario.
 
 #include <fmt/format.h>
@@ -17,12 +17,12 @@
 namespace lynxsim::scenario {
 namespace {
 
-using serving::TransferMethod;
+using quant::MethodSpec;
 
-std::optional<TransferMethod> preset(const std::string& name, const std::string& path,
+std::optional<quant::MethodSpec> preset(const std::string& name, const std::string& path,
                                      IssueList& issues) {
   try {
-    return serving::preset_method(name);
+    return quant::method_from_name(name);
   } catch (const std::invalid_argument& e) {
     issues.add(path, e.what());
   }
@@ -46,7 +46,7 @@ std::optional<std::vector<int>> read_planes(ObjectReader& r) {
   return planes;
 }
 
-void read_cachegen(ObjectReader& parent, serving::CacheGenParams& p) {
+void read_cachegen(ObjectReader& parent, quant::CacheGenParams& p) {
   const FieldSection& F = field_section("cachegen");
   const auto* v = parent.get(field_section("method")["cachegen"].key);
   if (v == nullptr) return;
@@ -62,7 +62,7 @@ void read_cachegen(ObjectReader& parent, serving::CacheGenParams& p) {
   r.finish();
 }
 
-nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
+nlohmann::json cachegen_json(const quant::CacheGenParams& p) {
   return {{"chunk_tokens", p.chunk_tokens},
           {"slo", time_text(Time::from_seconds(p.slo_s))},
           {"initial_bandwidth", format_bit_rate(BytesPerSecond{p.initial_bandwidth_bytes_per_s}.to_bits())},
@@ -70,12 +70,12 @@ nlohmann::json cachegen_json(const serving::CacheGenParams& p) {
           {"decode_throughput", format_bit_rate(BytesPerSecond{p.decode_mb_per_s * 1e6}.to_bits())}};
 }
 
-void read_overrides(ObjectReader& r, TransferMethod& m) {
+void read_overrides(ObjectReader& r, quant::MethodSpec& m) {
   const FieldSection& F = field_section("method");
   if (const auto name = r.string(F["name"])) m.name = *name;
   const auto bits = r.count(F["bits"]);
   const auto planes = read_planes(r);
-  if (planes && planes->size() != 1 && m.family != serving::MethodFamily::lynx) {
+  if (planes && planes->size() != 1 && m.family != quant::MethodFamily::lynx) {
     r.issues().add(r.child("planes"), fmt::format("method \"{}\" sends its code as one plane; only "
                                                   "lynx methods split it into planes, got {} planes",
                                                   m.name, planes->size()));
@@ -93,13 +93,13 @@ void read_overrides(ObjectReader& r, TransferMethod& m) {
   if (const auto v = r.string(F["description"])) m.description = *v;
   read_cachegen(r, m.cachegen);
   if (r.get("anchor_scheme") != nullptr) {
-    m.anchor_scheme = r.choice<serving::AnchorScheme>(
-        F["anchor_scheme"], {{"midpoint", serving::AnchorScheme::midpoint},
-                             {"quantspec", serving::AnchorScheme::quantspec}});
+    m.anchor_scheme = r.choice<quant::AnchorScheme>(
+        F["anchor_scheme"], {{"midpoint", quant::AnchorScheme::midpoint},
+                             {"quantspec", quant::AnchorScheme::quantspec}});
   }
 }
 
-nlohmann::json method_json(const std::string& preset_name, const TransferMethod& m) {
+nlohmann::json method_json(const std::string& preset_name, const quant::MethodSpec& m) {
   nlohmann::json j = {
       {"preset", preset_name},
       {"name", m.name},
@@ -109,15 +109,15 @@ nlohmann::json method_json(const std::string& preset_name, const TransferMethod&
       {"group_size", m.group_size},
       {"kivi_window", m.kivi_window},
       {"kivi_group", m.kivi_group},
-      {"anchor_scheme", m.anchor_scheme == serving::AnchorScheme::midpoint ? "midpoint" : "quantspec"},
+      {"anchor_scheme", m.anchor_scheme == quant::AnchorScheme::midpoint ? "midpoint" : "quantspec"},
       {"cachegen_level", m.cachegen_level},
       {"description", m.description}};
-  if (m.family == serving::MethodFamily::cachegen) j["cachegen"] = cachegen_json(m.cachegen);
+  if (m.family == quant::MethodFamily::cachegen) j["cachegen"] = cachegen_json(m.cachegen);
   if (m.acceptance) j["acceptance"] = *m.acceptance;
   return j;
 }
 
-std::optional<TransferMethod> read_method(const nlohmann::json& item, const std::string& path,
+std::optional<quant::MethodSpec> read_method(const nlohmann::json& item, const std::string& path,
                                           IssueList& issues, nlohmann::json& resolved) {
   if (item.is_string()) {
     if (!check_name(item.get<std::string>(), path, issues)) return std::nullopt;
@@ -129,7 +129,7 @@ std::optional<TransferMethod> read_method(const nlohmann::json& item, const std:
   if (!r.valid()) return std::nullopt;
   const auto preset_name = r.string(field_section("method")["preset"]);
   auto m = preset_name ? preset(*preset_name, r.child("preset"), issues) : std::nullopt;
-  TransferMethod scratch;
+  quant::MethodSpec scratch;
   const std::size_t issues_before = issues.size();
   read_overrides(r, m ? *m : scratch);
   r.finish();
@@ -140,9 +140,9 @@ std::optional<TransferMethod> read_method(const nlohmann::json& item, const std:
 
 }  // namespace
 
-std::vector<TransferMethod> read_methods(const nlohmann::json& value, const std::string& path,
+std::vector<quant::MethodSpec> read_methods(const nlohmann::json& value, const std::string& path,
                                          IssueList& issues, nlohmann::json& resolved) {
-  std::vector<TransferMethod> methods;
+  std::vector<quant::MethodSpec> methods;
   if (!value.is_array() || value.empty()) {
     issues.add(path, fmt::format("expected a non-empty array of methods, got {}",
                                  describe_value(value)));
@@ -155,7 +155,7 @@ std::vector<TransferMethod> read_methods(const nlohmann::json& value, const std:
     nlohmann::json item_resolved;
     const auto m = read_method(value[i], item_path, issues, item_resolved);
     if (!m) continue;
-    for (const auto& problem : serving::validate_method(*m)) issues.add(item_path, problem);
+    for (const auto& problem : quant::validate_method(*m)) issues.add(item_path, problem);
     if (!names.insert(m->name).second) {
       issues.add(item_path, fmt::format("duplicate method name \"{}\" (give it a \"name\")", m->name));
     }

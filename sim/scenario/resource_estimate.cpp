@@ -66,14 +66,14 @@ struct Flows {
 };
 
 // KV (and store-load) flows of one method over the whole workload.
-Flows method_flows(const Scenario& s, const serving::TransferMethod& m, const Pairs& pairs,
+Flows method_flows(const Scenario& s, const quant::MethodSpec& m, const Pairs& pairs,
                    std::int64_t store_ranks) {
   const auto& c = s.serving;
   const std::int64_t layers = std::max(1, c.model.num_layers);
   const bool layerwise = c.streaming == serving::StreamingMode::layerwise;
   const std::int64_t pieces_per_pass = ceil_div(layers, layerwise ? std::max(1, c.layers_per_flow) : layers);
   const std::int64_t planes = std::max(1, m.num_planes());
-  const bool cachegen = m.family == serving::MethodFamily::cachegen;
+  const bool cachegen = m.family == quant::MethodFamily::cachegen;
   const bool store = c.prefix_cache.enabled || c.context_loading.enabled;
   Flows f;
   for (const auto& r : c.requests) {

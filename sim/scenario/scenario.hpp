@@ -26,7 +26,7 @@
 #include "sim/scenario/data_paths.hpp"
 #include "sim/scenario/scenario_error.hpp"
 #include "sim/serving/serving_config.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::scenario {
 
@@ -51,7 +51,7 @@ struct Scenario {
   std::filesystem::path cache_dir;
   serving::ServingConfig serving;
   net::NetworkSpec network;
-  std::vector<serving::TransferMethod> methods;
+  std::vector<quant::MethodSpec> methods;
   AccuracyOptions accuracy;
   nlohmann::json resolved;
 };

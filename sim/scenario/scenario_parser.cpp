@@ -103,7 +103,7 @@ void check_workload_limits(const Scenario& s, IssueList& issues) {
 
 void check_decode_capacity(const Scenario& s, IssueList& issues) {
   const bool speculative = std::any_of(s.methods.begin(), s.methods.end(),
-                                       [](const serving::TransferMethod& m) { return m.speculative(); });
+                                       [](const quant::MethodSpec& m) { return m.speculative(); });
   for (const auto& problem : serving::decode_capacity_problems(s.serving, speculative)) {
     issues.add("/decode", problem);
   }

@@ -13,7 +13,7 @@
 #include "sim/net/network_spec.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_config.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::scenario {
 
@@ -38,7 +38,7 @@ EngineSpec read_engine(const nlohmann::json& value, const std::string& path, Sec
 std::vector<serving::RequestSpec> read_workload(const nlohmann::json& value,
                                                 const std::string& path, SectionContext& ctx,
                                                 std::uint64_t seed, nlohmann::json& resolved);
-std::vector<serving::TransferMethod> read_methods(const nlohmann::json& value,
+std::vector<quant::MethodSpec> read_methods(const nlohmann::json& value,
                                                   const std::string& path, IssueList& issues,
                                                   nlohmann::json& resolved);
 void read_serving(const nlohmann::json& value, const std::string& path, IssueList& issues,

@@ -5,8 +5,6 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
-#include "sim/serving/kv_head_map.hpp"
-#include "sim/serving/kv_transfer.hpp"
 #include "sim/serving/serving_events.hpp"
 
 namespace lynxsim::serving {
@@ -28,18 +26,23 @@ Time coder_time(Bytes bf16, double mb_per_s) {
   return Time::from_seconds(bf16.as_double() / (mb_per_s * 1e6));
 }
 
+KvTransferParams with_best_level_ratio(KvTransferParams params) {
+  const auto level = static_cast<std::size_t>(params.method->cachegen_level);
+  if (params.measured_size_ratio <= 0.0 && level < params.cachegen_level_ratios.size()) {
+    params.measured_size_ratio = params.cachegen_level_ratios[level];
+  }
+  return params;
+}
+
 }  // namespace
 
-CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network,
-                                   const KvTransferParams& params,
-                                   std::vector<KernelStream>& decode_streams, Callback on_ready,
-                                   Callback on_full)
-    : sim_(sim), network_(network), params_(params), decode_streams_(decode_streams),
-      on_ready_(std::move(on_ready)), on_full_(std::move(on_full)), ratios_(ladder_ratios(params)),
-      encode_streams_(params.prefill_hosts.size()) {
-  if (params.method->cachegen_level >= static_cast<int>(ratios_.size()) && ratios_.size() > 1) {
+CacheGenTransfer::CacheGenTransfer(Simulator& sim, net::Network& network, KvTransferParams params,
+                                   Callback on_ready, Callback on_full)
+    : KvSender(sim, network, with_best_level_ratio(std::move(params)), std::move(on_ready), std::move(on_full)),
+      ratios_(ladder_ratios(params_)), encode_streams_(params_.prefill_hosts.size()) {
+  if (params_.method->cachegen_level >= static_cast<int>(ratios_.size()) && ratios_.size() > 1) {
     throw std::invalid_argument(fmt::format("cachegen level {} has no measured size ({} levels)",
-                                            params.method->cachegen_level, ratios_.size()));
+                                            params_.method->cachegen_level, ratios_.size()));
   }
 }
 
@@ -48,17 +51,25 @@ int CacheGenTransfer::chunk_tokens(const Pipeline& pipeline, int chunk) const {
   return std::min(c, pipeline.tokens - chunk * c);
 }
 
-Bytes CacheGenTransfer::bf16_bytes(int heads, int tokens) const {
-  return Bytes{4LL * heads * params_.geometry.head_dim * tokens * params_.geometry.num_layers};
-}
-
 Bytes CacheGenTransfer::flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const {
   if (choice.text) return Bytes{4LL * tokens};
-  const double bf16 = bf16_bytes(flow.heads, tokens).as_double();
+  const double bf16 = bf16_bytes(flow.heads, params_.geometry.num_layers, tokens).as_double();
   return Bytes{std::llround(bf16 * ratios_[static_cast<std::size_t>(choice.level)])};
 }
 
 void CacheGenTransfer::begin(RequestState& request) const {
+  if (!request.prefix_from_store) reset_pieces(request);
+  reset_metrics(request);
+}
+
+Time CacheGenTransfer::encode_time(const RequestState&, int, int) const { return Time::zero(); }
+
+void CacheGenTransfer::send(RequestState& request, int, int, bool last) {
+  request.all_sent = request.all_sent || last;
+  if (last) start(request);
+}
+
+void CacheGenTransfer::reset_metrics(RequestState& request) const {
   request.metrics.plane_bytes = {Bytes{0}};
   request.metrics.cachegen_chunks_per_level.assign(ratios_.size(), 0);
   request.metrics.cachegen_text_chunks = 0;
@@ -66,7 +77,7 @@ void CacheGenTransfer::begin(RequestState& request) const {
 
 void CacheGenTransfer::open_pipeline(RequestState& request, int tokens,
                                      std::vector<net::HostId> src, int src_tp) {
-  const CacheGenParams& c = params_.method->cachegen;
+  const quant::CacheGenParams& c = params_.method->cachegen;
   const int chunks = (tokens + c.chunk_tokens - 1) / c.chunk_tokens;
   auto pipeline = std::make_unique<Pipeline>(Pipeline{
       quant::CacheGenAdapter(c.slo_s, static_cast<std::size_t>(chunks), c.initial_bandwidth_bytes_per_s),
@@ -74,7 +85,12 @@ void CacheGenTransfer::open_pipeline(RequestState& request, int tokens,
   pipelines_[request.metrics.id] = std::move(pipeline);
 }
 
-void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens) {
+void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens, bool last) {
+  if (request.aggregated) {
+    reset_pieces(request);
+    reset_metrics(request);
+  }
+  request.all_sent = request.all_sent || last;
   open_pipeline(request, tokens, {store}, 1);
   Pipeline& pipeline = *pipelines_.at(request.metrics.id);
   pipeline.encoded = pipeline.num_chunks;
@@ -82,7 +98,7 @@ void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens
 }
 
 void CacheGenTransfer::start(RequestState& request) {
-  const CacheGenParams& c = params_.method->cachegen;
+  const quant::CacheGenParams& c = params_.method->cachegen;
   const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
   open_pipeline(request, request.metrics.context_tokens, params_.prefill_hosts[p],
                 params_.tp(request, false));
@@ -91,7 +107,7 @@ void CacheGenTransfer::start(RequestState& request) {
                                                            static_cast<int>(ratios_.size()) - 1));
   const auto levels = static_cast<std::int64_t>(ratios_.size() - best);
   for (int k = 0; k < chunks; ++k) {
-    const Bytes bf16 = bf16_bytes(params_.rank_heads(request, false),
+    const Bytes bf16 = bf16_bytes(params_.rank_heads(request, false), params_.geometry.num_layers,
                                   chunk_tokens(*pipelines_.at(request.metrics.id), k));
     const Time duration = coder_time(bf16 * levels, c.encode_mb_per_s);
     const Time start = max(sim_.now(), encode_streams_[p].busy_until());
@@ -174,7 +190,7 @@ void CacheGenTransfer::decode_chunk(RequestState& request, int chunk, bool text)
     const SequenceChunk seq{tokens, chunk * params_.method->cachegen.chunk_tokens};
     duration = params_.decode_timing[d]->pass(std::span<const SequenceChunk>(&seq, 1), 0).time;
   } else {
-    duration = coder_time(bf16_bytes(params_.rank_heads(request, true), tokens),
+    duration = coder_time(bf16_bytes(params_.rank_heads(request, true), params_.geometry.num_layers, tokens),
                           params_.method->cachegen.decode_mb_per_s);
   }
   KernelStream& stream = decode_streams_[d];

@@ -45,37 +45,31 @@
 // is a light kernel). The decoder and the recomputation run on the decode GPU's KV stream, which
 // the decode steps share: a step pauses while they run (decode_instance.hpp).
 
-#include <functional>
 #include <memory>
 #include <unordered_map>
 #include <vector>
 
-#include "sim/core/simulator.hpp"
-#include "sim/net/network.hpp"
 #include "sim/quant/cachegen_adapt.hpp"
-#include "sim/serving/kernel_stream.hpp"
 #include "sim/serving/kv_head_map.hpp"
-#include "sim/serving/request_state.hpp"
+#include "sim/serving/kv_sender.hpp"
 
 namespace lynxsim::serving {
 
-struct KvTransferParams;
-
-class CacheGenTransfer {
+class CacheGenTransfer final : public KvSender {
 public:
-  using Callback = std::function<void(RequestState&)>;
-
   // params.cachegen_level_ratios (or, when empty, params.measured_size_ratio as one level) must be
   // positive; throws std::invalid_argument otherwise.
-  CacheGenTransfer(Simulator& sim, net::Network& network, const KvTransferParams& params,
-                   std::vector<KernelStream>& decode_streams, Callback on_ready, Callback on_full);
+  CacheGenTransfer(Simulator& sim, net::Network& network, KvTransferParams params, Callback on_ready,
+                   Callback on_full);
 
-  // Resets the request's CacheGen metrics.
-  void begin(RequestState& request) const;
-  // Starts encoding and sending the request's whole context (every layer must exist).
-  void start(RequestState& request);
+  // Resets the request's pieces and CacheGen metrics.
+  void begin(RequestState& request) const override;
+  // Zero: the coder runs chunk by chunk on its own stream once the last piece is handed over.
+  Time encode_time(const RequestState& request, int layers, int tokens) const override;
+  // Starts encoding and sending the request's whole context when the last piece is handed over.
+  void send(RequestState& request, int layers, int tokens, bool last) override;
   // Starts sending `tokens` of cached prefix, stored encoded, from `store` to the decode ranks.
-  void load(RequestState& request, net::HostId store, int tokens);
+  void load(RequestState& request, net::HostId store, int tokens, bool last) override;
 
   // The level ratios in use, index = level (levels above the method's best level included).
   const std::vector<double>& level_ratios() const { return ratios_; }
@@ -95,7 +89,6 @@ private:
 
   void open_pipeline(RequestState& request, int tokens, std::vector<net::HostId> src, int src_tp);
   int chunk_tokens(const Pipeline& pipeline, int chunk) const;
-  Bytes bf16_bytes(int heads, int tokens) const;
   Bytes flow_bytes(const HeadFlow& flow, int tokens, const quant::ChunkChoice& choice) const;
   quant::ChunkChoice choose(RequestState& request, Pipeline& pipeline, int tokens,
                             const std::vector<HeadFlow>& flows) const;
@@ -106,12 +99,9 @@ private:
   void decode_chunk(RequestState& request, int chunk, bool text);
   void chunk_decoded(RequestState& request);
 
-  Simulator& sim_;
-  net::Network& network_;
-  const KvTransferParams& params_;
-  std::vector<KernelStream>& decode_streams_;
-  Callback on_ready_;
-  Callback on_full_;
+  void reset_metrics(RequestState& request) const;
+  void start(RequestState& request);
+
   std::vector<double> ratios_;
   std::vector<KernelStream> encode_streams_;
   std::unordered_map<std::uint64_t, std::unique_ptr<Pipeline>> pipelines_;

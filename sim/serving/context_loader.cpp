@@ -15,7 +15,7 @@ int ContextLoadingSpec::cached_for(int context_tokens) const {
   return static_cast<int>(std::clamp(wanted, 0.0, static_cast<double>(context_tokens - 1)));
 }
 
-void load_prefix_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
+void load_prefix_then_prefill(Simulator& sim, KvSender& transfer, RequestState& request,
                               net::HostId store, LoadTarget target, PrefillInstance& prefill) {
   if (target == LoadTarget::decode) {
     request.prefix_from_store = true;
@@ -30,7 +30,7 @@ void load_prefix_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState
 }
 
 ContextLoader::ContextLoader(Simulator& sim, const ContextLoadingSpec& spec, net::HostId store,
-                             KvTransfer& transfer, std::vector<const TimingModel*> decode_timing,
+                             KvSender& transfer, std::vector<const TimingModel*> decode_timing,
                              bool speculative, Callback on_ready, Callback on_full)
     : sim_(sim), spec_(spec), store_(store), transfer_(transfer),
       decode_timing_(std::move(decode_timing)), speculative_(speculative),

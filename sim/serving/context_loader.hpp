@@ -3,10 +3,10 @@
 // prefilled (serving_config.hpp, ContextLoadingSpec; c = cached_for(context), s = context - c).
 //
 // Timeline per target, for a request routed at time a:
-//   prefill     store -> prefill ranks (every plane, kv_transfer.hpp fetch_prefix); when the last
+//   prefill     store -> prefill ranks (every plane, kv_sender.hpp fetch_prefix); when the last
 //               flow is in, the prompt queues for a prefill of its s suffix tokens attending to the
 //               c cached ones; its whole context then goes to decode as without a store.
-//   decode      at a the store sends the prefix to the decode ranks (KvTransfer::load, anchor
+//   decode      at a the store sends the prefix to the decode ranks (KvSender::load, anchor
 //               first) and, at the same time, the exact prefix to the prefill ranks; the suffix
 //               prefill starts when the latter is in and sends the suffix's KV only. The decode
 //               instance is ready when the planes it needs of both have been decoded.
@@ -33,7 +33,7 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/net/network.hpp"
-#include "sim/serving/kv_transfer.hpp"
+#include "sim/serving/kv_sender.hpp"
 #include "sim/serving/prefill_instance.hpp"
 #include "sim/serving/request_state.hpp"
 #include "sim/serving/serving_config.hpp"
@@ -44,7 +44,7 @@ namespace lynxsim::serving {
 // target (above): for decode the store also sends it to the decode ranks; in both cases the exact
 // prefix goes to the prefill instance, which then queues the suffix and counts the prompt as load
 // from now on.
-void load_prefix_then_prefill(Simulator& sim, KvTransfer& transfer, RequestState& request,
+void load_prefix_then_prefill(Simulator& sim, KvSender& transfer, RequestState& request,
                               net::HostId store, LoadTarget target, PrefillInstance& prefill);
 
 class ContextLoader {
@@ -54,13 +54,13 @@ public:
   // decode_timing: one per decode instance (the serving GPUs of aggregated requests); on_ready and
   // on_full are the decode instance's, called when an aggregated request is ready and verified.
   ContextLoader(Simulator& sim, const ContextLoadingSpec& spec, net::HostId store,
-                KvTransfer& transfer, std::vector<const TimingModel*> decode_timing,
+                KvSender& transfer, std::vector<const TimingModel*> decode_timing,
                 bool speculative, Callback on_ready, Callback on_full);
 
   LoadTarget target() const { return spec_.target; }
   // Starts loading a routed request. `prefill` is its prefill instance (nullptr when aggregated).
   void start(RequestState& request, PrefillInstance* prefill);
-  // KvTransfer's callbacks for an aggregated request.
+  // The KV sender's callbacks for an aggregated request.
   void kv_ready(RequestState& request);
   void kv_full(RequestState& request);
 
@@ -70,7 +70,7 @@ private:
   Simulator& sim_;
   ContextLoadingSpec spec_;
   net::HostId store_;
-  KvTransfer& transfer_;
+  KvSender& transfer_;
   std::vector<const TimingModel*> decode_timing_;
   bool speculative_;
   Callback on_ready_;

@@ -28,7 +28,7 @@
 //
 // The step's GPU work W is TimingModel::verify_step over the batch (decode_step when nobody
 // verifies). The KV kernels of this instance's GPU (dequantize and merge of arriving planes,
-// kv_transfer.hpp) run on the same GPU: a kernel takes the GPU when it is submitted (the stream is
+// kv_sender.hpp) run on the same GPU: a kernel takes the GPU when it is submitted (the stream is
 // FIFO among kernels) and the step in progress pauses for it, so a step that starts at s ends at
 // the first e with
 //   e = s + W + K(s, e),   K(s, e) = kernel time of the GPU's stream inside [s, e).

@@ -16,7 +16,7 @@ std::int64_t bf16_bytes(std::int64_t heads, std::int64_t d, std::int64_t tokens)
   return 2 * heads * tokens * d * 2;
 }
 
-std::vector<Bytes> grouped_planes(const TransferMethod& m, std::int64_t heads, std::int64_t d,
+std::vector<Bytes> grouped_planes(const quant::MethodSpec& m, std::int64_t heads, std::int64_t d,
                                   std::int64_t tokens) {
   const std::int64_t group = m.group_size > 0 ? m.group_size : d;
   std::vector<Bytes> out;
@@ -25,7 +25,7 @@ std::vector<Bytes> grouped_planes(const TransferMethod& m, std::int64_t heads, s
   return out;
 }
 
-std::vector<Bytes> kivi_planes(const TransferMethod& m, std::int64_t heads, std::int64_t d,
+std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t heads, std::int64_t d,
                                std::int64_t tokens) {
   const std::int64_t g = m.kivi_group;
   const std::int64_t quantized = std::max<std::int64_t>(0, tokens - m.kivi_window) / g * g;
@@ -42,17 +42,17 @@ int kv_heads_per_rank(int num_kv_heads, int tensor_parallel) {
   return tensor_parallel >= num_kv_heads ? 1 : static_cast<int>(ceil_div(num_kv_heads, tensor_parallel));
 }
 
-std::vector<Bytes> layer_plane_bytes(const TransferMethod& method, int heads, int head_dim,
+std::vector<Bytes> layer_plane_bytes(const quant::MethodSpec& method, int heads, int head_dim,
                                      int tokens, double measured_size_ratio) {
   const std::int64_t h = heads;
   const std::int64_t d = head_dim;
   const std::int64_t t = tokens;
   switch (method.family) {
-    case MethodFamily::bf16: return {Bytes{bf16_bytes(h, d, t)}};
-    case MethodFamily::int_n:
-    case MethodFamily::lynx: return grouped_planes(method, h, d, t);
-    case MethodFamily::kivi: return kivi_planes(method, h, d, t);
-    case MethodFamily::cachegen:
+    case quant::MethodFamily::bf16: return {Bytes{bf16_bytes(h, d, t)}};
+    case quant::MethodFamily::int_n:
+    case quant::MethodFamily::lynx: return grouped_planes(method, h, d, t);
+    case quant::MethodFamily::kivi: return kivi_planes(method, h, d, t);
+    case quant::MethodFamily::cachegen:
       if (!(measured_size_ratio > 0.0)) {
         throw std::invalid_argument("cachegen needs a measured size ratio (run its accuracy measurement)");
       }
@@ -72,7 +72,7 @@ KvGeometry kv_geometry_of(const ModelSpec& model) {
   return g;
 }
 
-std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeometry& g,
+std::vector<Bytes> total_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
                                      int tensor_parallel, int tokens, double measured_size_ratio) {
   const int heads = kv_heads_per_rank(g.num_kv_heads, tensor_parallel);
   std::vector<Bytes> per_layer =
@@ -81,7 +81,7 @@ std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeome
   return per_layer;
 }
 
-std::vector<Bytes> transfer_plane_bytes(const TransferMethod& method, const KvGeometry& g,
+std::vector<Bytes> transfer_plane_bytes(const quant::MethodSpec& method, const KvGeometry& g,
                                         int src_tp, int dst_tp, int tokens,
                                         double measured_size_ratio) {
   std::vector<Bytes> total;

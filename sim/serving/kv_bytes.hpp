@@ -20,7 +20,7 @@
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/units.hpp"
 #include "sim/quant/kv_geometry.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::serving {
 
@@ -32,18 +32,18 @@ KvGeometry kv_geometry_of(const ModelSpec& model);
 int kv_heads_per_rank(int num_kv_heads, int tensor_parallel);
 
 // Bytes of each plane for one layer of one rank holding `heads` KV heads.
-std::vector<Bytes> layer_plane_bytes(const TransferMethod& method, int heads, int head_dim,
+std::vector<Bytes> layer_plane_bytes(const quant::MethodSpec& method, int heads, int head_dim,
                                      int tokens, double measured_size_ratio = 0.0);
 
 // Bytes of each plane for the whole KV cache of `tokens` tokens over all ranks.
-std::vector<Bytes> total_plane_bytes(const TransferMethod& method, const KvGeometry& geometry,
+std::vector<Bytes> total_plane_bytes(const quant::MethodSpec& method, const KvGeometry& geometry,
                                      int tensor_parallel, int tokens,
                                      double measured_size_ratio = 0.0);
 
 // Bytes of each plane sent, summed over every flow, when the KV of `tokens` tokens (all layers)
 // moves from a TP group of src_tp ranks to one of dst_tp ranks (kv_head_map.hpp): each flow
 // carries layer_plane_bytes of its heads per layer.
-std::vector<Bytes> transfer_plane_bytes(const TransferMethod& method, const KvGeometry& geometry,
+std::vector<Bytes> transfer_plane_bytes(const quant::MethodSpec& method, const KvGeometry& geometry,
                                         int src_tp, int dst_tp, int tokens,
                                         double measured_size_ratio = 0.0);
 

@@ -6,7 +6,7 @@
 
 namespace lynxsim::serving {
 
-PrefillInstance::PrefillInstance(Simulator& sim, const TimingModel& timing, KvTransfer& transfer,
+PrefillInstance::PrefillInstance(Simulator& sim, const TimingModel& timing, KvSender& transfer,
                                  PrefillParams params, Callback on_done)
     : sim_(sim), timing_(timing), transfer_(transfer), params_(params),
       on_done_(std::move(on_done)) {}

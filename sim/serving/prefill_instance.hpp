@@ -28,7 +28,7 @@
 
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
-#include "sim/serving/kv_transfer.hpp"
+#include "sim/serving/kv_sender.hpp"
 #include "sim/serving/request_state.hpp"
 #include "sim/serving/serving_config.hpp"
 
@@ -45,7 +45,7 @@ class PrefillInstance {
 public:
   using Callback = std::function<void(RequestState&)>;
 
-  PrefillInstance(Simulator& sim, const TimingModel& timing, KvTransfer& transfer,
+  PrefillInstance(Simulator& sim, const TimingModel& timing, KvSender& transfer,
                   PrefillParams params, Callback on_done);
 
   void submit(RequestState& request);
@@ -84,7 +84,7 @@ private:
 
   Simulator& sim_;
   const TimingModel& timing_;
-  KvTransfer& transfer_;
+  KvSender& transfer_;
   PrefillParams params_;
   Callback on_done_;
   std::map<QueueKey, RequestState*> queue_;

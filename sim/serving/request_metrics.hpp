@@ -32,7 +32,7 @@
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/serving/serving_config.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::serving {
 
@@ -108,7 +108,7 @@ struct ClusterStats {
 };
 
 struct MethodResult {
-  TransferMethod method;
+  quant::MethodSpec method;
   MethodQuality quality;
   SpeculationStream stream = SpeculationStream::committed;
   FirstTokenSource first_token_from = FirstTokenSource::decode;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/serving/kv_sender_factory.hpp"
 #include "sim/serving/serving_events.hpp"
 
 namespace lynxsim::serving {
@@ -60,7 +61,7 @@ std::vector<InstanceSpec> expand_instances(const InstanceSpec& first,
 }
 
 ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
-                               const TransferMethod& method, double acceptance,
+                               const quant::MethodSpec& method, double acceptance,
                                const MethodQuality& quality, bool merge_quiet_steps)
     : sim_(sim), config_(config), network_(config.make_network(sim)), router_(config.router),
       merge_quiet_steps_(merge_quiet_steps) {
@@ -74,7 +75,7 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
     store_host_ = network_->host_by_name(config.prefix_cache.store_host);
     cache_.emplace(config.prefix_cache.capacity, transfer_->block_bytes(config.prefix_cache.block_tokens));
     if (config.prefix_cache.target == LoadTarget::aggregated ||
-        (config.prefix_cache.target == LoadTarget::decode && method.family == MethodFamily::cachegen)) {
+        (config.prefix_cache.target == LoadTarget::decode && method.family == quant::MethodFamily::cachegen)) {
       throw std::invalid_argument("a prefix cache loads to prefill, or to decode for a planed method");
     }
   }
@@ -86,7 +87,7 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
         config.first_token_from == FirstTokenSource::prefill) {
       throw std::invalid_argument("an aggregated instance makes its first token in a decode step");
     }
-    if (method.family == MethodFamily::cachegen && config.context_loading.target == LoadTarget::decode) {
+    if (method.family == quant::MethodFamily::cachegen && config.context_loading.target == LoadTarget::decode) {
       throw std::invalid_argument("cachegen loads context to the prefill or an aggregated instance only");
     }
     std::vector<const TimingModel*> timing;
@@ -99,7 +100,7 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
   if (config.measure_links) links_.emplace(sim);
 }
 
-void ServingCluster::build_instances(const TransferMethod& method, double acceptance,
+void ServingCluster::build_instances(const quant::MethodSpec& method, double acceptance,
                                      const MethodQuality& quality) {
   KvTransferParams tp;
   tp.method = &method;
@@ -122,7 +123,7 @@ void ServingCluster::build_instances(const TransferMethod& method, double accept
     tp.decode_timing.push_back(decode_timing_.back().get());
     tp.decode_hosts.push_back(rank_hosts(*network_, kDecodePool, i, s.tensor_parallel));
   }
-  transfer_ = std::make_unique<KvTransfer>(
+  transfer_ = make_kv_sender(
       sim_, *network_, std::move(tp),
       [this](RequestState& r) {
         if (r.aggregated) {

@@ -21,7 +21,7 @@
 #include "sim/net/network.hpp"
 #include "sim/serving/context_loader.hpp"
 #include "sim/serving/decode_instance.hpp"
-#include "sim/serving/kv_transfer.hpp"
+#include "sim/serving/kv_sender.hpp"
 #include "sim/serving/link_usage.hpp"
 #include "sim/serving/prefill_instance.hpp"
 #include "sim/serving/prefix_cache.hpp"
@@ -33,7 +33,7 @@ namespace lynxsim::serving {
 class ServingCluster {
 public:
   // merge_quiet_steps: decode instances fold quiet steps into one event (decode_instance.hpp).
-  ServingCluster(Simulator& sim, const ServingConfig& config, const TransferMethod& method,
+  ServingCluster(Simulator& sim, const ServingConfig& config, const quant::MethodSpec& method,
                  double acceptance, const MethodQuality& quality, bool merge_quiet_steps = true);
 
   // Schedules the arrival of every request (they must outlive the run).
@@ -42,7 +42,7 @@ public:
   ClusterStats stats(Time end) const;
 
 private:
-  void build_instances(const TransferMethod& method, double acceptance, const MethodQuality& quality);
+  void build_instances(const quant::MethodSpec& method, double acceptance, const MethodQuality& quality);
   // Arrivals enter the event queue one at a time, in time order, with the sequence numbers they
   // would have had if all were scheduled up front (event_queue.hpp), so the queue stays small.
   struct Arrival {
@@ -63,7 +63,7 @@ private:
   std::unique_ptr<net::Network> network_;
   std::vector<std::unique_ptr<TimingModel>> prefill_timing_;
   std::vector<std::unique_ptr<TimingModel>> decode_timing_;
-  std::unique_ptr<KvTransfer> transfer_;
+  std::unique_ptr<KvSender> transfer_;
   std::vector<std::unique_ptr<PrefillInstance>> prefill_;
   std::vector<std::unique_ptr<DecodeInstance>> decode_;
   RequestRouter router_;

@@ -28,7 +28,7 @@
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 #include "sim/net/network.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::serving {
 

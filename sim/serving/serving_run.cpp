@@ -8,7 +8,7 @@
 namespace lynxsim::serving {
 namespace {
 
-std::deque<RequestState> make_requests(const ServingConfig& config, const TransferMethod& method) {
+std::deque<RequestState> make_requests(const ServingConfig& config, const quant::MethodSpec& method) {
   const bool streams_drafts =
       method.speculative() && config.speculation.stream == SpeculationStream::speculative;
   std::deque<RequestState> states;
@@ -48,7 +48,7 @@ void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Tim
 
 }  // namespace
 
-double effective_acceptance(const ServingConfig& config, const TransferMethod& method,
+double effective_acceptance(const ServingConfig& config, const quant::MethodSpec& method,
                             const MethodQuality& quality) {
   if (method.acceptance) return *method.acceptance;
   if (config.speculation.acceptance) return *config.speculation.acceptance;
@@ -57,7 +57,7 @@ double effective_acceptance(const ServingConfig& config, const TransferMethod& m
 
 namespace {
 
-MethodResult run_once(const ServingConfig& config, const TransferMethod& method,
+MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& method,
                       const MethodQuality& quality, const SimulatorHook& hook, bool merge_quiet_steps) {
   Simulator sim(config.seed);
   if (hook) hook(sim);
@@ -85,7 +85,7 @@ MethodResult run_once(const ServingConfig& config, const TransferMethod& method,
 
 }  // namespace
 
-MethodResult run_serving(const ServingConfig& config, const TransferMethod& method,
+MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& method,
                          const MethodQuality& quality, const SimulatorHook& hook) {
   try {
     return run_once(config, method, quality, hook, true);

@@ -12,17 +12,17 @@
 
 #include "sim/serving/request_metrics.hpp"
 #include "sim/serving/serving_config.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::serving {
 
 // Observers can be attached to the simulator before the run starts (e.g. a trace writer).
 using SimulatorHook = std::function<void(Simulator&)>;
 
-MethodResult run_serving(const ServingConfig& config, const TransferMethod& method,
+MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& method,
                          const MethodQuality& quality, const SimulatorHook& hook = {});
 
-double effective_acceptance(const ServingConfig& config, const TransferMethod& method,
+double effective_acceptance(const ServingConfig& config, const quant::MethodSpec& method,
                             const MethodQuality& quality);
 
 }  // namespace lynxsim::serving

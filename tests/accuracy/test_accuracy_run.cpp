@@ -132,3 +132,18 @@ TEST_CASE("method names parse into presets and bad names are rejected") {
   CHECK(sample_indices(32, 4) == std::vector<int>{0, 10, 21, 31});
   CHECK(needle_contexts(32768, 1024) == std::vector<int>{1024, 4096, 16384, 32768});
 }
+
+TEST_CASE("the measurement refuses lynx methods it cannot reconstruct") {
+  for (const auto& m : default_methods()) CHECK_NOTHROW(check_measurable(m));
+  MethodSpec four_bits = method_from_name("lynx");
+  four_bits.planes = {2, 2};
+  four_bits.bits = 4;
+  CHECK_THROWS_AS(check_measurable(four_bits), std::invalid_argument);
+  MethodSpec all_planes = method_from_name("lynx-2+6");
+  all_planes.decode_after_planes = 2;
+  CHECK_THROWS_WITH_AS(check_measurable(all_planes), doctest::Contains("anchor"), std::invalid_argument);
+  MethodSpec deep = method_from_name("cachegen");
+  deep.cachegen_level = 9;
+  CHECK_THROWS_AS(check_measurable(deep), std::invalid_argument);
+  CHECK(bits_per_element(method_from_name("lynx-qs"), true, 4096, 128, 32) == doctest::Approx(4.25));
+}

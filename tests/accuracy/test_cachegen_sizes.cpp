@@ -76,7 +76,7 @@ TEST_CASE("decoding the coded chunk gives the accuracy path's cachegen reconstru
   const quant::KvChunkView view{head.keys, head.values, 400, 128};
   const quant::EncodedChunk chunk = quant::cachegen_encode(view, 2, 4, 1);
   const quant::DecodedChunk decoded = quant::cachegen_decode(chunk);
-  QuantMethodSpec method = method_from_name("cachegen");
+  MethodSpec method = method_from_name("cachegen");
   const lynxsim::quant::BlockView keys(head.keys, 400, 128);
   const lynxsim::quant::BlockView values(head.values, 400, 128);
   CHECK(reconstruct_block(method, CodecTarget{TensorKind::key, false, 2, 4}, keys) == decoded.keys);

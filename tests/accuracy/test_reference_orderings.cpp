@@ -110,7 +110,7 @@ TEST_CASE("INT8 is indistinguishable from BF16 on attention while INT4 is not") 
 }
 
 TEST_CASE("KIVI keeps the recent window in 16 bits and quantizes whole key groups") {
-  const QuantMethodSpec kivi = method_from_name("kivi2");
+  const MethodSpec kivi = method_from_name("kivi2");
   const HeadKv& b = cached_heads().front();
   const quant::BlockView view(b.keys, kTokens, 128);
   const auto k = reconstruct_block(kivi, CodecTarget{TensorKind::key, false, 0, 4}, view);

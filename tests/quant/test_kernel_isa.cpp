@@ -32,31 +32,31 @@ void require_same_bits(const std::vector<float>& a, const std::vector<float>& b)
   }
 }
 
-void check_block(const std::vector<float>& x, int tokens, int channels, const QuantConfig& config) {
+void check_block(const std::vector<float>& x, int tokens, int channels, const QuantConfig& config, KernelIsa isa) {
   const BlockView view(x, tokens, channels);
   const QuantizedBlock ref = quantize_reference(view, config);
-  const QuantizedBlock fast = quantize_fast(view, config);
+  const QuantizedBlock fast = quantize_fast(view, config, isa);
   REQUIRE(fast.codes == ref.codes);
   REQUIRE(fast.scales == ref.scales);
   REQUIRE(fast.mins == ref.mins);
   std::vector<float> ref_values(x.size());
   std::vector<float> fast_values(x.size());
   dequantize_reference(ref, MutableBlockView(ref_values, tokens, channels));
-  dequantize_fast(fast, MutableBlockView(fast_values, tokens, channels));
+  dequantize_fast(fast, MutableBlockView(fast_values, tokens, channels), isa);
   require_same_bits(fast_values, ref_values);
 }
 
 void check_planes(const std::vector<float>& x, int tokens, int channels, const QuantConfig& config,
-                  const PlaneSplit& split) {
+                  const PlaneSplit& split, KernelIsa isa) {
   const BlockView view(x, tokens, channels);
   const PlaneEncoded ref = encode_planes_reference(view, config, split);
-  const PlaneEncoded fast = encode_planes_fast(view, config, split);
+  const PlaneEncoded fast = encode_planes_fast(view, config, split, isa);
   REQUIRE(fast.planes == ref.planes);
   std::vector<float> ref_values(x.size());
   std::vector<float> fast_values(x.size());
   for (int k = 1; k <= split.num_planes(); ++k) {
     decode_planes_reference(ref, k, MutableBlockView(ref_values, tokens, channels));
-    decode_planes_fast(fast, k, MutableBlockView(fast_values, tokens, channels));
+    decode_planes_fast(fast, k, MutableBlockView(fast_values, tokens, channels), isa);
     require_same_bits(fast_values, ref_values);
   }
 }
@@ -80,14 +80,13 @@ TEST_CASE("the portable kernels are always available and unsupported ISAs are re
   CHECK(kernel_isa_supported(KernelIsa::portable));
   CHECK(kernel_isa_supported(best_kernel_isa()));
   CHECK(to_string(KernelIsa::avx2) == "avx2");
-  const KernelIsa before = active_kernel_isa();
-  {
-    const ScopedKernelIsa scoped(KernelIsa::portable);
-    CHECK(active_kernel_isa() == KernelIsa::portable);
-  }
-  CHECK(active_kernel_isa() == before);
+  CHECK(parse_kernel_isa("portable") == KernelIsa::portable);
+  CHECK(parse_kernel_isa("avx2") == KernelIsa::avx2);
+  CHECK_FALSE(parse_kernel_isa("avx512").has_value());
   if (!kernel_isa_supported(KernelIsa::avx2)) {
-    CHECK_THROWS_AS(set_kernel_isa(KernelIsa::avx2), std::invalid_argument);
+    std::vector<float> x(64, 1.0F);
+    CHECK_THROWS_AS(quantize_fast(BlockView(x, 8, 8), QuantConfig{8, GroupAxis::per_token, 8, false}, KernelIsa::avx2),
+                    std::invalid_argument);
   }
 }
 
@@ -97,7 +96,6 @@ TEST_CASE("every kernel ISA quantizes like the oracle, with vector bodies and sc
   const auto gaussian = quant_test::gaussian_channels(tokens, channels, 5, 21);
   const auto wild = quant_test::wild_values(tokens, channels, 22);
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     CAPTURE(to_string(isa));
     for (int bits : {2, 3, 4, 7, 8}) {
       for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
@@ -105,8 +103,8 @@ TEST_CASE("every kernel ISA quantizes like the oracle, with vector bodies and sc
           for (bool symmetric : {false, true}) {
             CAPTURE(bits);
             CAPTURE(group);
-            check_block(gaussian, tokens, channels, QuantConfig{bits, axis, group, symmetric});
-            check_block(wild, tokens, channels, QuantConfig{bits, axis, group, symmetric});
+            check_block(gaussian, tokens, channels, QuantConfig{bits, axis, group, symmetric}, isa);
+            check_block(wild, tokens, channels, QuantConfig{bits, axis, group, symmetric}, isa);
           }
         }
       }
@@ -119,17 +117,16 @@ TEST_CASE("every kernel ISA encodes and decodes planes like the oracle") {
   const int channels = 100;
   const auto x = quant_test::wild_values(tokens, channels, 23);
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     CAPTURE(to_string(isa));
     for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
       for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{2, 2, 4}}, PlaneSplit{{3, 5}},
                                       PlaneSplit{{1, 1, 2, 4}}, PlaneSplit{{1, 7}}, PlaneSplit{{2, 6}}}) {
         for (int group : {5, 32, 128}) {
-          check_planes(x, tokens, channels, QuantConfig{8, axis, group, false}, split);
+          check_planes(x, tokens, channels, QuantConfig{8, axis, group, false}, split, isa);
         }
       }
-      check_planes(x, tokens, channels, QuantConfig{4, axis, 32, false}, PlaneSplit{{2, 2}});
-      check_planes(x, tokens, channels, QuantConfig{2, axis, 32, true}, PlaneSplit{{1, 1}});
+      check_planes(x, tokens, channels, QuantConfig{4, axis, 32, false}, PlaneSplit{{2, 2}}, isa);
+      check_planes(x, tokens, channels, QuantConfig{2, axis, 32, true}, PlaneSplit{{1, 1}}, isa);
     }
   }
 }
@@ -155,7 +152,6 @@ TEST_CASE("every kernel ISA quantizes straight into planes like the oracle, with
   for (int channels : {8, 40, 136, 264}) {
     const auto x = quant_test::wild_values(tokens, channels, 31);
     for (KernelIsa isa : supported_isas()) {
-      const ScopedKernelIsa scoped(isa);
       CAPTURE(to_string(isa));
       CAPTURE(channels);
       for (int group : {8, 24, 32, 40, 128, 300}) {
@@ -164,11 +160,11 @@ TEST_CASE("every kernel ISA quantizes straight into planes like the oracle, with
                                         PlaneSplit{{1, 1, 2, 4}}, PlaneSplit{{1, 1, 1, 1, 1, 1, 1, 1}},
                                         PlaneSplit{{4, 2, 2}}}) {
           for (bool symmetric : {false, true}) {
-            check_planes(x, tokens, channels, QuantConfig{8, GroupAxis::per_token, group, symmetric}, split);
+            check_planes(x, tokens, channels, QuantConfig{8, GroupAxis::per_token, group, symmetric}, split, isa);
           }
         }
-        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, false}, PlaneSplit{{2, 2}});
-        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, true}, PlaneSplit{{4}});
+        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, false}, PlaneSplit{{2, 2}}, isa);
+        check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, true}, PlaneSplit{{4}}, isa);
       }
     }
   }
@@ -181,13 +177,12 @@ TEST_CASE("encoding into a used output rewrites every plane byte") {
   const BlockView view(x, tokens, channels);
   const QuantConfig config{8, GroupAxis::per_token, 24, false};
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{1, 1, 2, 4}}}) {
-      PlaneEncoded reused = encode_planes_fast(view, config, split);
+      PlaneEncoded reused = encode_planes_fast(view, config, split, isa);
       for (auto& plane : reused.planes) {
         std::fill(plane.begin(), plane.end(), std::uint8_t{0xee});
       }
-      encode_planes_fast_into(view, config, split, reused);
+      encode_planes_fast_into(view, config, split, reused, isa);
       REQUIRE(reused.planes == encode_planes_reference(view, config, split).planes);
     }
   }
@@ -200,7 +195,6 @@ TEST_CASE("every kernel ISA packs and merges planes of every width, shift and le
     c = static_cast<std::uint8_t>(rng.next_u64() & 0xffU);
   }
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     for (int bits = 1; bits <= 8; ++bits) {
       for (int shift = 0; shift + bits <= 8; ++shift) {
         for (std::size_t n : {0U, 31U, 32U, 33U, 96U, 1000U}) {
@@ -209,10 +203,10 @@ TEST_CASE("every kernel ISA packs and merges planes of every width, shift and le
           CAPTURE(n);
           const std::vector<std::uint8_t> codes(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
           std::vector<std::uint8_t> packed(packed_bytes(n, bits), std::uint8_t{0xee});
-          pack_shifted_into(codes.data(), n, shift, bits, packed.data());
+          pack_shifted_into(codes.data(), n, shift, bits, packed.data(), isa);
           REQUIRE(packed == bitwise_plane(codes, shift, bits));
           std::vector<std::uint8_t> merged(n, 0);
-          unpack_merge_into(packed.data(), n, bits, shift, merged.data());
+          unpack_merge_into(packed.data(), n, bits, shift, merged.data(), isa);
           for (std::size_t i = 0; i < n; ++i) {
             REQUIRE(merged[i] == (codes[i] & (((1U << bits) - 1U) << shift)));
           }
@@ -224,16 +218,15 @@ TEST_CASE("every kernel ISA packs and merges planes of every width, shift and le
 
 TEST_CASE("every kernel ISA rejects NaN and infinity with the position") {
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     for (float bad : {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(),
                       -std::numeric_limits<float>::infinity()}) {
       std::vector<float> x(40 * 64, 0.5F);
       x[33 * 64 + 45] = bad;
       for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
         const QuantConfig config{8, axis, 16, false};
-        CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 40, 64), config), doctest::Contains("token 33, channel 45"),
+        CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 40, 64), config, isa), doctest::Contains("token 33, channel 45"),
                              std::invalid_argument);
-        CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 40, 64), config, PlaneSplit{{4, 4}}),
+        CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 40, 64), config, PlaneSplit{{4, 4}}, isa),
                              doctest::Contains("token 33, channel 45"), std::invalid_argument);
       }
     }
@@ -244,11 +237,10 @@ TEST_CASE("every kernel ISA rejects group metadata beyond the fp16 range") {
   std::vector<float> x(16 * 16, 1.0F);
   x[5 * 16 + 3] = -1e6F;
   for (KernelIsa isa : supported_isas()) {
-    const ScopedKernelIsa scoped(isa);
     for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
-      CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}),
+      CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}, isa),
                            doctest::Contains("minimum"), std::invalid_argument);
-      CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}, PlaneSplit{{8}}),
+      CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 16, 16), QuantConfig{8, axis, 8, false}, PlaneSplit{{8}}, isa),
                            doctest::Contains("minimum"), std::invalid_argument);
     }
   }

@@ -40,12 +40,11 @@ TEST_CASE("QuantSpec codes and values equal the per-element definition on every 
     isas.push_back(KernelIsa::avx2);
   }
   for (KernelIsa isa : isas) {
-    const ScopedKernelIsa scoped(isa);
     for (const QuantSpecConfig& config : {QuantSpecConfig{4, 4, GroupAxis::per_token, 32},
                                           QuantSpecConfig{2, 6, GroupAxis::per_token, 7},
                                           QuantSpecConfig{3, 3, GroupAxis::per_channel, 8},
                                           QuantSpecConfig{5, 1, GroupAxis::per_channel, 128}}) {
-      const QuantSpecBlock block = quantize_quantspec(view, config);
+      const QuantSpecBlock block = quantize_quantspec(view, config, isa);
       const QuantizedBlock anchor = quantize_reference(view, config.upper_config());
       REQUIRE(block.upper == anchor.codes);
       REQUIRE(block.scales == anchor.scales);

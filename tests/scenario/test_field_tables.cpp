@@ -12,7 +12,7 @@
 #include "sim/scenario/field_table.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -88,7 +88,7 @@ TEST_CASE("docs/scenario.md shows exactly the rendered key tables") {
 
 TEST_CASE("a table's defaults agree with the typed structs they fill") {
   CHECK(field_section("scenario")["schema_version"].max == kScenarioSchemaVersion);
-  const serving::CacheGenParams params;
+  const quant::CacheGenParams params;
   const nlohmann::json empty = nlohmann::json::object();
   IssueList issues;
   ObjectReader r(empty, "/c", issues);

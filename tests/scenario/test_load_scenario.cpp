@@ -43,7 +43,7 @@ TEST_CASE("the quickstart scenario becomes typed values") {
   REQUIRE(s.methods.size() == 5);
   CHECK(s.methods[3].name == "lynx");
   CHECK(s.methods[3].speculative());
-  CHECK(s.methods[4].family == serving::MethodFamily::cachegen);
+  CHECK(s.methods[4].family == quant::MethodFamily::cachegen);
   CHECK(s.serving.speculation.max_draft_tokens == 64);
   CHECK(s.accuracy.enabled);
   CHECK(s.network.setup_time == Time::from_ms(1.0));
@@ -111,7 +111,7 @@ TEST_CASE("method objects override preset fields") {
   CHECK(s.methods[2].planes == std::vector<int>{2, 2, 4});
   CHECK(s.methods[2].bits == 8);
   CHECK(s.methods[3].decode_after_planes == 2);
-  CHECK(s.methods[5].anchor_scheme == serving::AnchorScheme::quantspec);
+  CHECK(s.methods[5].anchor_scheme == quant::AnchorScheme::quantspec);
   CHECK(s.serving.speculation.max_draft_tokens == 32);
 }
 

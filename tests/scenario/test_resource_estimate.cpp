@@ -20,7 +20,7 @@ Scenario one_request(int layers, int kv_heads, int prefill_tp, int decode_tp, co
   s.serving.prefill.tensor_parallel = prefill_tp;
   s.serving.decode.tensor_parallel = decode_tp;
   s.serving.requests.push_back({Time::zero(), context, 8});
-  s.methods.push_back(serving::preset_method(method));
+  s.methods.push_back(quant::method_from_name(method));
   return s;
 }
 
@@ -35,7 +35,7 @@ bool has_path(const IssueList& issues, const std::string& path) {
 
 TEST_CASE("KV flows of layer-wise streaming are requests x layer groups x planes x rank pairs") {
   Scenario s = one_request(32, 8, 1, 1, "lynx");
-  s.methods.push_back(serving::preset_method("int8"));
+  s.methods.push_back(quant::method_from_name("int8"));
   s.serving.requests.push_back(s.serving.requests.front());
   const ResourceEstimate e = estimate_resources(s);
   CHECK(e.flows_at_most == 2 * 32 * (2 + 1));

@@ -34,7 +34,7 @@ struct CachegenRun {
   double decode_s = 0.0;
 };
 
-CachegenRun run_cachegen(const ServingConfig& config, const TransferMethod& method,
+CachegenRun run_cachegen(const ServingConfig& config, const quant::MethodSpec& method,
                          const MethodQuality& quality = cachegen_quality()) {
   CachegenRun out;
   const SimulatorHook hook = [&out](Simulator& sim) {
@@ -81,7 +81,7 @@ int level_of(const std::string& label) {
 }  // namespace
 
 TEST_CASE("cachegen cuts the context into 1500-token chunks and counts every chunk once") {
-  const CachegenRun run = run_cachegen(link_config(400e9, 15000), preset_method("cachegen-0"));
+  const CachegenRun run = run_cachegen(link_config(400e9, 15000), quant::method_from_name("cachegen-0"));
   const RequestMetrics& m = run.metrics;
   REQUIRE(m.cachegen_chunks_per_level.size() == 4);
   CHECK(std::accumulate(m.cachegen_chunks_per_level.begin(), m.cachegen_chunks_per_level.end(), 0) +
@@ -91,7 +91,7 @@ TEST_CASE("cachegen cuts the context into 1500-token chunks and counts every chu
 }
 
 TEST_CASE("cachegen picks coarser levels as the link slows and sends text under the floor") {
-  const TransferMethod method = preset_method("cachegen-0");
+  const quant::MethodSpec method = quant::method_from_name("cachegen-0");
   double previous = -1.0;
   for (const double rate : {400e9, 4e9, 1e9, 0.3e9, 20e6}) {
     const RequestMetrics m = run_cachegen(link_config(rate, 15000), method).metrics;
@@ -107,7 +107,7 @@ TEST_CASE("cachegen picks coarser levels as the link slows and sends text under 
 TEST_CASE("cachegen follows a bandwidth trace: coarser levels, then text, after the link slows") {
   ServingConfig c = test::quickstart_config(30000, 4);
   c.streaming = StreamingMode::after_prefill;
-  const RequestMetrics baseline = run_cachegen(c, preset_method("cachegen-0")).metrics;
+  const RequestMetrics baseline = run_cachegen(c, quant::method_from_name("cachegen-0")).metrics;
   CHECK(baseline.cachegen_chunks_per_level[0] == 20);
   const Time drop_at = baseline.prefill_done_at + Time::from_ms(60);
   c.make_network = [drop_at](Simulator& sim) {
@@ -117,7 +117,7 @@ TEST_CASE("cachegen follows a bandwidth trace: coarser levels, then text, after 
     spec.traces.push_back({"link", {net::TracePoint{drop_at, BitsPerSecond{1e9}}}, false});
     return net::make_network(sim, spec);
   };
-  const CachegenRun run = run_cachegen(c, preset_method("cachegen-0"));
+  const CachegenRun run = run_cachegen(c, quant::method_from_name("cachegen-0"));
   REQUIRE(run.chunk_labels.size() == 20);
   CHECK(level_of(run.chunk_labels[0]) == 0);
   CHECK(level_of(run.chunk_labels[1]) == 0);
@@ -131,7 +131,7 @@ TEST_CASE("cachegen follows a bandwidth trace: coarser levels, then text, after 
 }
 
 TEST_CASE("cachegen sends exactly the measured bytes of each chunk at its level") {
-  const CachegenRun run = run_cachegen(link_config(2e9, 10000), preset_method("cachegen-0"));
+  const CachegenRun run = run_cachegen(link_config(2e9, 10000), quant::method_from_name("cachegen-0"));
   std::int64_t total = 0;
   for (std::size_t k = 0; k < run.chunk_labels.size(); ++k) {
     const int tokens = std::min(1500, 10000 - static_cast<int>(k) * 1500);
@@ -148,7 +148,7 @@ TEST_CASE("cachegen sends exactly the measured bytes of each chunk at its level"
 TEST_CASE("cachegen pipelines encode, transfer and decode chunk by chunk") {
   ServingConfig c = link_config(25e9, 32768);
   c.streaming = StreamingMode::after_prefill;
-  const CachegenRun run = run_cachegen(c, preset_method("cachegen"));
+  const CachegenRun run = run_cachegen(c, quant::method_from_name("cachegen"));
   const double exposed = run.metrics.exposed_transfer_time().seconds();
   REQUIRE(run.encode_s > 0.0);
   REQUIRE(run.decode_s > 0.0);
@@ -158,7 +158,7 @@ TEST_CASE("cachegen pipelines encode, transfer and decode chunk by chunk") {
 }
 
 TEST_CASE("cachegen encodes every level of its ladder at the configured coder throughput") {
-  TransferMethod method = preset_method("cachegen");
+  quant::MethodSpec method = quant::method_from_name("cachegen");
   method.cachegen.encode_mb_per_s = 1000.0;
   const CachegenRun run = run_cachegen(link_config(400e9, 3000), method);
   const double ladder = 3.0;  // levels 1, 2, 3
@@ -166,7 +166,7 @@ TEST_CASE("cachegen encodes every level of its ladder at the configured coder th
 }
 
 TEST_CASE("a text chunk is recomputed on the decode GPU") {
-  const CachegenRun run = run_cachegen(link_config(10e6, 3000), preset_method("cachegen"));
+  const CachegenRun run = run_cachegen(link_config(10e6, 3000), quant::method_from_name("cachegen"));
   CHECK(run.metrics.cachegen_text_chunks >= 1);
   CHECK(run.decode_s > 0.0);
   CHECK(run.metrics.decode_ready_at > run.metrics.prefill_done_at);
@@ -174,32 +174,32 @@ TEST_CASE("a text chunk is recomputed on the decode GPU") {
 
 TEST_CASE("cachegen completes the quickstart request and beats bf16 and int8 sent after prefill") {
   ServingConfig c = test::quickstart_config();
-  const RequestMetrics layerwise = run_cachegen(c, preset_method("cachegen")).metrics;
+  const RequestMetrics layerwise = run_cachegen(c, quant::method_from_name("cachegen")).metrics;
   CHECK(layerwise.committed_tokens == 128);
   CHECK(std::accumulate(layerwise.cachegen_chunks_per_level.begin(), layerwise.cachegen_chunks_per_level.end(), 0) +
             layerwise.cachegen_text_chunks == 22);
   c.streaming = StreamingMode::after_prefill;
-  const RequestMetrics cg = run_cachegen(c, preset_method("cachegen")).metrics;
+  const RequestMetrics cg = run_cachegen(c, quant::method_from_name("cachegen")).metrics;
   CHECK(cg.ttft().seconds() == doctest::Approx(layerwise.ttft().seconds()).epsilon(1e-3));
   for (const char* name : {"bf16", "int8"}) {
-    const RequestMetrics other = run_serving(c, preset_method(name), MethodQuality{}).requests.front();
+    const RequestMetrics other = run_serving(c, quant::method_from_name(name), MethodQuality{}).requests.front();
     CHECK(cg.ttft() < other.ttft());
   }
 }
 
 TEST_CASE("cachegen without measured sizes is refused") {
   const ServingConfig c = test::quickstart_config(4096, 2);
-  CHECK_THROWS_AS(run_serving(c, preset_method("cachegen"), MethodQuality{}), std::invalid_argument);
+  CHECK_THROWS_AS(run_serving(c, quant::method_from_name("cachegen"), MethodQuality{}), std::invalid_argument);
   MethodQuality one_level;
   one_level.measured_size_ratio = 0.1;
-  CHECK(run_serving(c, preset_method("cachegen"), one_level).requests.front().cachegen_chunks_per_level.size() == 1);
+  CHECK(run_serving(c, quant::method_from_name("cachegen"), one_level).requests.front().cachegen_chunks_per_level.size() == 1);
 }
 
 TEST_CASE("cachegen method parameters are validated") {
-  TransferMethod m = preset_method("cachegen-2");
+  quant::MethodSpec m = quant::method_from_name("cachegen-2");
   CHECK(m.cachegen_level == 2);
-  CHECK(validate_method(m).empty());
+  CHECK(quant::validate_method(m).empty());
   m.cachegen.chunk_tokens = 0;
   m.cachegen.slo_s = 0.0;
-  CHECK(validate_method(m).size() == 2);
+  CHECK(quant::validate_method(m).size() == 2);
 }

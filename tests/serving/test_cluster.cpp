@@ -50,7 +50,7 @@ TEST_CASE("every request that arrives finishes exactly once with its output leng
     const auto hook = [&done](Simulator& sim) {
       sim.bus().subscribe<RequestDone>([&done](const RequestDone& e) { done.insert(e.request); });
     };
-    const MethodResult r = run_serving(c, preset_method(name), quality(0.7), hook);
+    const MethodResult r = run_serving(c, quant::method_from_name(name), quality(0.7), hook);
     REQUIRE(r.requests.size() == 400);
     CHECK(done.size() == 400);
     for (const auto& m : r.requests) {
@@ -67,7 +67,7 @@ TEST_CASE("every request that arrives finishes exactly once with its output leng
 
 TEST_CASE("Little's law holds on a long steady run") {
   const ServingConfig c = cluster_config(3000, 25.0, 1024, 32);
-  const MethodResult r = run_serving(c, preset_method("lynx"), quality(0.8));
+  const MethodResult r = run_serving(c, quant::method_from_name("lynx"), quality(0.8));
   const Time begin = r.requests.front().arrived_at;
   Time end = begin;
   double w_sum = 0.0;
@@ -97,7 +97,7 @@ TEST_CASE("adding bandwidth never increases mean TTFT without contention") {
       ServingConfig c = cluster_config(0, 1.0);
       for (int i = 0; i < 6; ++i) c.requests.push_back({Time::from_seconds(10.0 * i), 4096 * (i + 1), 8, {}});
       c.make_network = test::leaf_spine(2, 2, gbps * 1e9);
-      const double ttft = mean_ttft(run_serving(c, preset_method(name), quality(0.9)));
+      const double ttft = mean_ttft(run_serving(c, quant::method_from_name(name), quality(0.9)));
       CHECK(ttft <= previous);
       previous = ttft;
     }
@@ -116,7 +116,7 @@ TEST_CASE("decode memory never exceeds its capacity and full memory makes reques
       ++changes;
     });
   };
-  const MethodResult r = run_serving(c, preset_method("lynx"), quality(0.7), hook);
+  const MethodResult r = run_serving(c, quant::method_from_name("lynx"), quality(0.7), hook);
   CHECK(changes >= 600);
   CHECK(worst_margin >= 0);
   CHECK(r.cluster.peak_decode_memory_fraction <= 1.0);
@@ -131,8 +131,8 @@ TEST_CASE("decode memory never exceeds its capacity and full memory makes reques
 TEST_CASE("round robin alternates instances and equal seeds give identical cluster runs") {
   ServingConfig c = cluster_config(200, 30.0);
   c.router = RouterPolicy::round_robin;
-  const auto a = run_serving(c, preset_method("lynx"), quality(0.6));
-  const auto b = run_serving(c, preset_method("lynx"), quality(0.6));
+  const auto a = run_serving(c, quant::method_from_name("lynx"), quality(0.6));
+  const auto b = run_serving(c, quant::method_from_name("lynx"), quality(0.6));
   REQUIRE(a.requests.size() == b.requests.size());
   CHECK(a.events_executed == b.events_executed);
   for (std::size_t i = 0; i < a.requests.size(); ++i) {
@@ -146,16 +146,16 @@ TEST_CASE("round robin alternates instances and equal seeds give identical clust
 TEST_CASE("batched and chunked prefill run several prompts per pass") {
   ServingConfig c = test::quickstart_config(4096, 4);
   for (int i = 0; i < 3; ++i) c.requests.push_back({Time::zero(), 4096, 4, {}});
-  const auto alone = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto alone = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   c.prefill_schedule.max_batch_tokens = 16384;
-  const auto batched = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto batched = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   CHECK(batched.requests[1].prefill_start_at == batched.requests[0].prefill_done_at);
   CHECK(batched.requests[3].prefill_start_at == batched.requests[1].prefill_start_at);
   CHECK(batched.requests[3].prefill_done_at == batched.requests[1].prefill_done_at);
   CHECK(batched.requests[3].prefill_done_at < alone.requests[3].prefill_done_at);
   c.prefill_schedule.max_batch_tokens = 3000;
   c.prefill_schedule.chunked = true;
-  const auto chunked = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto chunked = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   CHECK(chunked.requests[1].prefill_start_at < chunked.requests[0].prefill_done_at);
   CHECK(chunked.requests[1].prefill_done_at > chunked.requests[0].prefill_done_at);
   for (const auto& m : chunked.requests) CHECK(m.committed_tokens == 4);
@@ -167,16 +167,16 @@ TEST_CASE("shortest prompt first lets a short prompt overtake a long one") {
   c.requests.push_back({Time::from_ms(1), 32768, 2, {}});
   c.requests.push_back({Time::from_ms(2), 1024, 2, {}});
   c.prefill_schedule.order = PrefillOrder::shortest_prompt_first;
-  const auto r = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto r = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   CHECK(r.requests[2].prefill_start_at == r.requests[0].prefill_done_at);
   CHECK(r.requests[1].prefill_start_at >= r.requests[2].prefill_done_at);
 }
 
 TEST_CASE("grouping layers into fewer flows keeps a lone request's TTFT") {
   ServingConfig c = test::quickstart_config(16384, 8);
-  const auto per_layer = run_serving(c, preset_method("lynx"), quality(1.0));
+  const auto per_layer = run_serving(c, quant::method_from_name("lynx"), quality(1.0));
   c.layers_per_flow = 4;
-  const auto grouped = run_serving(c, preset_method("lynx"), quality(1.0));
+  const auto grouped = run_serving(c, quant::method_from_name("lynx"), quality(1.0));
   CHECK(grouped.events_executed < per_layer.events_executed);
   CHECK(grouped.requests[0].ttft().seconds() ==
         doctest::Approx(per_layer.requests[0].ttft().seconds()).epsilon(0.05));
@@ -193,7 +193,7 @@ TEST_CASE("the prefix cache fetches seen blocks from the store and prefills only
   c.requests[1].hash_ids.back() = 99;
   for (const char* name : {"int8", "lynx"}) {
     CAPTURE(name);
-    const auto r = run_serving(c, preset_method(name), quality(1.0));
+    const auto r = run_serving(c, quant::method_from_name(name), quality(1.0));
     CHECK(r.requests[0].cached_tokens == 0);
     CHECK(r.requests[1].cached_tokens == 15 * 512);
     CHECK(r.requests[1].cache_fetch_time > Time::zero());
@@ -217,7 +217,7 @@ TEST_CASE("prompts whose cached prefix is in flight count as prefill load for th
     c.requests.push_back({Time::from_seconds(5) + Time::from_us(k), 8192, 4, blocks});
     c.requests.back().hash_ids.back() = 100 + static_cast<std::uint32_t>(k);
   }
-  const auto r = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto r = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   CHECK(r.requests[1].cached_tokens == 15 * 512);
   CHECK(r.requests[2].cached_tokens == 15 * 512);
   CHECK(r.requests[1].prefill_instance != r.requests[2].prefill_instance);
@@ -226,7 +226,7 @@ TEST_CASE("prompts whose cached prefix is in flight count as prefill load for th
 TEST_CASE("link utilisation and goodput are reported") {
   ServingConfig c = cluster_config(100, 10.0);
   c.slo.ttft = Time::from_ms(200);
-  const auto r = run_serving(c, preset_method("int8"), quality(1.0));
+  const auto r = run_serving(c, quant::method_from_name("int8"), quality(1.0));
   REQUIRE_FALSE(r.cluster.links.empty());
   CHECK(r.cluster.max_link_utilisation > 0.0);
   CHECK(r.cluster.max_link_utilisation <= 1.0);

@@ -28,7 +28,7 @@ ServingConfig loading_config(LoadTarget target) {
 RequestMetrics run_one(const ServingConfig& c, const char* method) {
   MethodQuality quality;
   quality.acceptance = 1.0;
-  const MethodResult r = run_serving(c, preset_method(method), quality);
+  const MethodResult r = run_serving(c, quant::method_from_name(method), quality);
   REQUIRE(r.requests.size() == 1);
   return r.requests.front();
 }
@@ -110,14 +110,14 @@ TEST_CASE("aggregated cachegen loads its stored chunks from the store") {
   ServingConfig c = loading_config(LoadTarget::aggregated);
   MethodQuality quality;
   quality.measured_size_ratio = 0.2;
-  const MethodResult r = run_serving(c, preset_method("cachegen"), quality);
+  const MethodResult r = run_serving(c, quant::method_from_name("cachegen"), quality);
   const RequestMetrics& m = r.requests.front();
   CHECK(m.prefill_instance == -1);
   CHECK(m.decode_ready_at == m.prefill_done_at);
   CHECK(m.committed_tokens == 4);
   int chunks = m.cachegen_text_chunks;
   for (const int n : m.cachegen_chunks_per_level) chunks += n;
-  const int chunk_tokens = preset_method("cachegen").cachegen.chunk_tokens;
+  const int chunk_tokens = quant::method_from_name("cachegen").cachegen.chunk_tokens;
   CHECK(chunks == (kCached + chunk_tokens - 1) / chunk_tokens);
 }
 
@@ -133,8 +133,8 @@ TEST_CASE("a prefix-cache hit loaded to decode leaves the prefill instance only 
   to_decode.prefix_cache.target = LoadTarget::decode;
   for (const char* name : {"int8", "lynx"}) {
     CAPTURE(name);
-    const MethodResult p = run_serving(c, preset_method(name), MethodQuality{});
-    const MethodResult d = run_serving(to_decode, preset_method(name), MethodQuality{});
+    const MethodResult p = run_serving(c, quant::method_from_name(name), MethodQuality{});
+    const MethodResult d = run_serving(to_decode, quant::method_from_name(name), MethodQuality{});
     CHECK(d.requests[0].ttft() == p.requests[0].ttft());
     CHECK(d.requests[1].cached_tokens == kContext - 1);
     CHECK(d.requests[1].exposed_transfer_time() * 4 < p.requests[1].exposed_transfer_time());

@@ -32,9 +32,9 @@ EngineSpec request_costs_only(const HardwareSpec& gpu) {
 
 TEST_CASE("an engine's per-request costs add to TTFT once each") {
   ServingConfig c = test::quickstart_config(4096, 4);
-  const MethodResult plain = run_serving(c, preset_method("lynx"), quality());
+  const MethodResult plain = run_serving(c, quant::method_from_name("lynx"), quality());
   c.engine = request_costs_only(c.prefill.gpu);
-  const MethodResult with = run_serving(c, preset_method("lynx"), quality());
+  const MethodResult with = run_serving(c, quant::method_from_name("lynx"), quality());
   const RequestMetrics& a = plain.requests.at(0);
   const RequestMetrics& b = with.requests.at(0);
   const Time admission = Time::from_ms(3.0) + Time::from_us(1.0) * 4096;

@@ -11,7 +11,7 @@ namespace {
 RequestMetrics run_one(const ServingConfig& config, const char* method_name, double acceptance) {
   MethodQuality quality;
   quality.acceptance = acceptance;
-  const MethodResult r = run_serving(config, preset_method(method_name), quality);
+  const MethodResult r = run_serving(config, quant::method_from_name(method_name), quality);
   REQUIRE(r.requests.size() == 1);
   return r.requests.front();
 }

@@ -19,7 +19,7 @@ std::int64_t sum(const std::vector<Bytes>& planes) {
 }  // namespace
 
 TEST_CASE("bf16 bytes are 2 * layers * kv_heads * head_dim * 2 per token") {
-  const auto planes = total_plane_bytes(preset_method("bf16"), kLlama8b, 1, kTokens);
+  const auto planes = total_plane_bytes(quant::method_from_name("bf16"), kLlama8b, 1, kTokens);
   REQUIRE(planes.size() == 1);
   CHECK(planes[0].value == kTokens * 128 * 1024);
 }
@@ -27,27 +27,27 @@ TEST_CASE("bf16 bytes are 2 * layers * kv_heads * head_dim * 2 per token") {
 TEST_CASE("int8 and int4 bytes are packed codes plus a 16-bit scale and zero per group") {
   const std::int64_t per_block_meta = kTokens * 4;
   const std::int64_t blocks = 2 * 8 * 32;
-  CHECK(sum(total_plane_bytes(preset_method("int8"), kLlama8b, 1, kTokens)) ==
+  CHECK(sum(total_plane_bytes(quant::method_from_name("int8"), kLlama8b, 1, kTokens)) ==
         blocks * (kTokens * 128 + per_block_meta));
-  CHECK(sum(total_plane_bytes(preset_method("int4"), kLlama8b, 1, kTokens)) ==
+  CHECK(sum(total_plane_bytes(quant::method_from_name("int4"), kLlama8b, 1, kTokens)) ==
         blocks * (kTokens * 64 + per_block_meta));
 }
 
 TEST_CASE("lynx planes add up to int8 and its anchor equals int4") {
-  const auto int8 = total_plane_bytes(preset_method("int8"), kLlama8b, 1, kTokens);
-  const auto int4 = total_plane_bytes(preset_method("int4"), kLlama8b, 1, kTokens);
+  const auto int8 = total_plane_bytes(quant::method_from_name("int8"), kLlama8b, 1, kTokens);
+  const auto int4 = total_plane_bytes(quant::method_from_name("int4"), kLlama8b, 1, kTokens);
   for (const char* name : {"lynx", "lynx-2+2+4", "lynx-3+5", "lynx-1+1+2+4"}) {
     CAPTURE(name);
-    CHECK(sum(total_plane_bytes(preset_method(name), kLlama8b, 1, kTokens)) == int8[0].value);
+    CHECK(sum(total_plane_bytes(quant::method_from_name(name), kLlama8b, 1, kTokens)) == int8[0].value);
   }
-  const auto lynx = total_plane_bytes(preset_method("lynx"), kLlama8b, 1, kTokens);
+  const auto lynx = total_plane_bytes(quant::method_from_name("lynx"), kLlama8b, 1, kTokens);
   REQUIRE(lynx.size() == 2);
   CHECK(lynx[0] == int4[0]);
   CHECK(lynx[1].value == 2 * 8 * 32 * kTokens * 64);
 }
 
 TEST_CASE("kivi keeps the recent window in 16-bit and quantizes whole groups") {
-  const TransferMethod kivi2 = preset_method("kivi2");
+  const quant::MethodSpec kivi2 = quant::method_from_name("kivi2");
   const std::int64_t t = 1000;
   const std::int64_t quantized = (t - 128) / 32 * 32;
   const std::int64_t key = quantized * 128 * 2 / 8 + quantized / 32 * 128 * 4;
@@ -55,30 +55,14 @@ TEST_CASE("kivi keeps the recent window in 16-bit and quantizes whole groups") {
   const std::int64_t recent = 2 * (t - quantized) * 128 * 2;
   CHECK(sum(total_plane_bytes(kivi2, kLlama8b, 1, t)) == 8 * 32 * (key + value + recent));
   CHECK(sum(total_plane_bytes(kivi2, kLlama8b, 1, 100)) ==
-        sum(total_plane_bytes(preset_method("bf16"), kLlama8b, 1, 100)));
+        sum(total_plane_bytes(quant::method_from_name("bf16"), kLlama8b, 1, 100)));
 }
 
 TEST_CASE("tensor parallelism beyond the KV heads replicates heads") {
-  const auto bf16 = preset_method("bf16");
+  const auto bf16 = quant::method_from_name("bf16");
   const auto tp1 = total_plane_bytes(bf16, kLlama8b, 1, kTokens);
   CHECK(total_plane_bytes(bf16, kLlama8b, 8, kTokens)[0] == tp1[0]);
   CHECK(total_plane_bytes(bf16, kLlama8b, 16, kTokens)[0].value == 2 * tp1[0].value);
   CHECK(kv_heads_per_rank(8, 2) == 4);
   CHECK(kv_heads_per_rank(4, 8) == 1);
-}
-
-TEST_CASE("method presets are valid and bad methods are explained") {
-  for (const auto& name : method_preset_names()) {
-    CAPTURE(name);
-    CHECK(validate_method(preset_method(name)).empty());
-  }
-  TransferMethod bad = preset_method("lynx");
-  bad.planes = {4, 3};
-  CHECK_FALSE(validate_method(bad).empty());
-  TransferMethod spec_int8 = preset_method("int8");
-  spec_int8.planes = {4, 4};
-  CHECK_FALSE(validate_method(spec_int8).empty());
-  CHECK_THROWS_AS(preset_method("int3"), std::invalid_argument);
-  CHECK_THROWS_AS(preset_method("lynx-4+x"), std::invalid_argument);
-  CHECK(preset_method("lynx-2+2+4").planes == std::vector<int>{2, 2, 4});
 }

@@ -71,8 +71,8 @@ TEST_CASE("each decode rank receives exactly the heads it serves, once") {
 }
 
 TEST_CASE("bytes per flow are its heads' KV and the total grows only where decode replicates heads") {
-  const TransferMethod bf16 = preset_method("bf16");
-  const TransferMethod lynx = preset_method("lynx");
+  const quant::MethodSpec bf16 = quant::method_from_name("bf16");
+  const quant::MethodSpec lynx = quant::method_from_name("lynx");
   struct Expect {
     int src_tp;
     int dst_tp;
@@ -116,16 +116,16 @@ TEST_CASE("a cluster run sends one flow per plane and sharing rank pair, with ex
       sizes.push_back(e.record.spec.size.value);
     });
   };
-  const MethodResult r = run_serving(c, preset_method("lynx"), MethodQuality{}, hook);
+  const MethodResult r = run_serving(c, quant::method_from_name("lynx"), MethodQuality{}, hook);
   REQUIRE(r.requests.size() == 1);
   REQUIRE(labels.size() == 8);
-  const auto per_head = layer_plane_bytes(preset_method("lynx"), 2, 128, 4096);
+  const auto per_head = layer_plane_bytes(quant::method_from_name("lynx"), 2, 128, 4096);
   for (std::size_t i = 0; i < labels.size(); ++i) {
     CAPTURE(labels[i]);
     const bool anchor = labels[i].find("plane0") != std::string::npos;
     CHECK(sizes[i] == per_head[anchor ? 0 : 1].value * 32);
   }
-  const auto total = transfer_plane_bytes(preset_method("lynx"), kLlama8b, 2, 4, 4096);
+  const auto total = transfer_plane_bytes(quant::method_from_name("lynx"), kLlama8b, 2, 4, 4096);
   CHECK(r.requests[0].plane_bytes == total);
-  CHECK(total[0] == total_plane_bytes(preset_method("lynx"), kLlama8b, 1, 4096)[0]);
+  CHECK(total[0] == total_plane_bytes(quant::method_from_name("lynx"), kLlama8b, 1, 4096)[0]);
 }

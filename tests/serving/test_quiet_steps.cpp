@@ -33,7 +33,7 @@ ServingConfig loaded_config(double decode_hbm_fraction) {
 }
 
 // A DecodeStepDone listener makes every decode step its own event.
-MethodResult step_by_step(const ServingConfig& c, const TransferMethod& method, const MethodQuality& q) {
+MethodResult step_by_step(const ServingConfig& c, const quant::MethodSpec& method, const MethodQuality& q) {
   return run_serving(c, method, q, [](Simulator& sim) { sim.bus().subscribe<DecodeStepDone>([](const auto&) {}); });
 }
 
@@ -65,8 +65,8 @@ TEST_CASE("folding quiet decode steps gives the step-by-step results and event c
       CAPTURE(hbm);
       CAPTURE(name);
       const MethodQuality q{0.6, "test", {}, 0.0};
-      const MethodResult folded = run_serving(c, preset_method(name), q);
-      const MethodResult stepped = step_by_step(c, preset_method(name), q);
+      const MethodResult folded = run_serving(c, quant::method_from_name(name), q);
+      const MethodResult stepped = step_by_step(c, quant::method_from_name(name), q);
       REQUIRE(folded.requests.size() == stepped.requests.size());
       CHECK(folded.events_executed == stepped.events_executed);
       CHECK(folded.simulated_time == stepped.simulated_time);

@@ -31,7 +31,7 @@ TEST_CASE("benchmark: the Mooncake conversation hour with every quickstart metho
   double simulated = 0.0;
   for (const char* name : {"bf16", "int8", "int4", "lynx"}) {
     const auto t0 = std::chrono::steady_clock::now();
-    const MethodResult r = run_serving(c, preset_method(name), MethodQuality{0.8, "bench", {}, 0.0});
+    const MethodResult r = run_serving(c, quant::method_from_name(name), MethodQuality{0.8, "bench", {}, 0.0});
     const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double ttft = 0.0;
     for (const auto& m : r.requests) ttft += m.ttft().seconds();

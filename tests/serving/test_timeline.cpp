@@ -13,7 +13,7 @@ RequestMetrics run_one(const ServingConfig& config, const char* method_name,
                        double acceptance = 1.0) {
   MethodQuality quality;
   quality.acceptance = acceptance;
-  const MethodResult r = run_serving(config, preset_method(method_name), quality);
+  const MethodResult r = run_serving(config, quant::method_from_name(method_name), quality);
   REQUIRE(r.requests.size() == config.requests.size());
   return r.requests.front();
 }
@@ -96,7 +96,7 @@ TEST_CASE("the first token can come from the prefill instance") {
 TEST_CASE("requests queue first come, first served at the prefill instance") {
   ServingConfig c = test::quickstart_config(8192, 8);
   c.requests.push_back(RequestSpec{Time::from_ms(1), 8192, 8});
-  const MethodResult r = run_serving(c, preset_method("int8"), MethodQuality{});
+  const MethodResult r = run_serving(c, quant::method_from_name("int8"), MethodQuality{});
   REQUIRE(r.requests.size() == 2);
   CHECK(r.requests[1].prefill_start_at == r.requests[0].prefill_done_at);
   CHECK(r.requests[1].prefill_queue_time() > Time::zero());
@@ -105,8 +105,8 @@ TEST_CASE("requests queue first come, first served at the prefill instance") {
 TEST_CASE("equal seeds give identical results") {
   ServingConfig c = test::quickstart_config(16384, 200);
   c.requests.push_back(RequestSpec{Time::from_ms(50), 4096, 100});
-  const auto a = run_serving(c, preset_method("lynx"), MethodQuality{0.6, "test", {}, 0.0});
-  const auto b = run_serving(c, preset_method("lynx"), MethodQuality{0.6, "test", {}, 0.0});
+  const auto a = run_serving(c, quant::method_from_name("lynx"), MethodQuality{0.6, "test", {}, 0.0});
+  const auto b = run_serving(c, quant::method_from_name("lynx"), MethodQuality{0.6, "test", {}, 0.0});
   REQUIRE(a.requests.size() == b.requests.size());
   CHECK(a.events_executed == b.events_executed);
   for (std::size_t i = 0; i < a.requests.size(); ++i) {

@@ -57,14 +57,14 @@ TEST_CASE("a lone request at acceptance 1 commits k + 1 tokens one verification 
   const test::LinkParams link{1e9, Time::from_us(10), 0.85, Time::from_ms(1)};
   config.make_network = test::single_link(link);
   Observed seen;
-  const MethodResult r = run_serving(config, preset_method("lynx"), MethodQuality{}, observe(seen));
+  const MethodResult r = run_serving(config, quant::method_from_name("lynx"), MethodQuality{}, observe(seen));
   const RequestMetrics& m = r.requests.front();
 
   const TimingModel prefill(config.model, config.prefill.gpu, 1);
   const TimingModel decode(config.model, config.decode.gpu, 1);
   const KvGeometry g = kv_geometry_of(config.model);
-  const Bytes int8 = sum(total_plane_bytes(preset_method("lynx"), g, 1, c));
-  const Bytes bf16 = total_plane_bytes(preset_method("bf16"), g, 1, c)[0];
+  const Bytes int8 = sum(total_plane_bytes(quant::method_from_name("lynx"), g, 1, c));
+  const Bytes bf16 = total_plane_bytes(quant::method_from_name("bf16"), g, 1, c)[0];
   const Time encode = prefill.kernel_time(bf16, int8, g.num_layers);
   const Time merge = decode.kernel_time(int8, bf16, g.num_layers);
   const std::vector<int> kv{c + k};
@@ -99,7 +99,7 @@ TEST_CASE("a dequantize kernel on the decode GPU lengthens the decode step it ru
   config.streaming = StreamingMode::after_prefill;
   config.requests.push_back(RequestSpec{Time::zero(), 8192, 4});
   Observed seen;
-  const MethodResult r = run_serving(config, preset_method("int8"), MethodQuality{}, observe(seen));
+  const MethodResult r = run_serving(config, quant::method_from_name("int8"), MethodQuality{}, observe(seen));
   REQUIRE(r.requests.size() == 2);
   const TimingModel decode(config.model, config.decode.gpu, 1);
 
@@ -109,8 +109,8 @@ TEST_CASE("a dequantize kernel on the decode GPU lengthens the decode step it ru
   REQUIRE(kernel != seen.kernels.end());
   const Time kernel_time = kernel->finished_at - kernel->started_at;
   const KvGeometry g = kv_geometry_of(config.model);
-  CHECK(kernel_time == decode.kernel_time(total_plane_bytes(preset_method("int8"), g, 1, 8192)[0],
-                                          total_plane_bytes(preset_method("bf16"), g, 1, 8192)[0],
+  CHECK(kernel_time == decode.kernel_time(total_plane_bytes(quant::method_from_name("int8"), g, 1, 8192)[0],
+                                          total_plane_bytes(quant::method_from_name("bf16"), g, 1, 8192)[0],
                                           g.num_layers));
   int charged = 0;
   for (std::size_t i = 0; i < seen.steps.size() && seen.steps[i].batch_size == 1; ++i) {
@@ -135,7 +135,7 @@ TEST_CASE("rejected drafts leave the KV and later steps generate them again") {
   Observed seen;
   MethodQuality never;
   never.acceptance = 0.0;
-  const MethodResult r = run_serving(config, preset_method("lynx"), never, observe(seen));
+  const MethodResult r = run_serving(config, quant::method_from_name("lynx"), never, observe(seen));
   const RequestMetrics& m = r.requests.front();
   CHECK(m.drafted_tokens == k);
   CHECK(m.wasted_draft_tokens == k);

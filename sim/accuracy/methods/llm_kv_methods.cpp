@@ -41,7 +41,7 @@ void whole_layer(std::vector<float>& data, const llm::LayerKv& kv, const KvVaria
 
 std::string KvVariant::label() const { return method.speculative() ? method.name + " " + variant() : method.name; }
 
-std::vector<KvVariant> kv_variants_of(const std::vector<QuantMethodSpec>& methods) {
+std::vector<KvVariant> kv_variants_of(const std::vector<MethodSpec>& methods) {
   std::vector<KvVariant> out;
   for (const auto& m : methods) {
     if (m.speculative()) out.push_back(KvVariant{m, true});
@@ -51,7 +51,7 @@ std::vector<KvVariant> kv_variants_of(const std::vector<QuantMethodSpec>& method
 }
 
 void apply_kv_method(llm::KvCache& cache, const KvVariant& variant) {
-  variant.method.validate();
+  check_measurable(variant.method);
   if (cache.size() == 0) return;
   const int num_layers = cache.n_layers();
   cache.transform([&](int layer, llm::LayerKv& kv) {

@@ -8,10 +8,10 @@
 // (method_codec.hpp):
 //   bf16                round to bf16;
 //   int_n / lynx full   per-token groups of head_dim (lynx full is bit-identical to int8);
-//   lynx anchor         the int8 code's first anchor_planes planes at the bucket middle;
+//   lynx anchor         the int8 code's first decode_after_planes planes at the bucket middle;
 //   kivi                keys per-channel groups, values per-token groups, the last kivi_window
 //                       tokens (and the ragged tail) in bf16;
-//   lynx_quantspec      QuantSpec's hierarchical 4+4 (anchor = upper 4-bit code);
+//   lynx-qs             QuantSpec's hierarchical 4+4 (anchor = upper 4-bit code);
 //   cachegen            CacheGen's absmax-per-token quantizer on the layer's whole chunk
 //                       [tokens][kv_heads·head_dim] (all heads of a token share one absmax), with the
 //                       layer's bins; entropy coding is lossless and therefore skipped.
@@ -24,13 +24,13 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/methods/quant_method.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/llm/kv_cache.hpp"
 
 namespace lynxsim::accuracy {
 
 struct KvVariant {
-  QuantMethodSpec method;
+  MethodSpec method;
   bool anchor_only = false;
 
   std::string label() const;  // "int8", "lynx-4+4 anchor"
@@ -38,7 +38,7 @@ struct KvVariant {
 };
 
 // Anchor then full for speculative methods, full alone for the others, in the methods' order.
-std::vector<KvVariant> kv_variants_of(const std::vector<QuantMethodSpec>& methods);
+std::vector<KvVariant> kv_variants_of(const std::vector<MethodSpec>& methods);
 
 // Replaces every stored K/V of `cache` by its reconstruction under the variant.
 void apply_kv_method(llm::KvCache& cache, const KvVariant& variant);

@@ -41,7 +41,7 @@ QuantConfig per_token(int bits, int group, int channels) {
   return QuantConfig{bits, GroupAxis::per_token, group > 0 ? group : channels, false};
 }
 
-void lynx_rows(const QuantMethodSpec& m, bool anchor, BlockView rows, float* out) {
+void lynx_rows(const MethodSpec& m, bool anchor, BlockView rows, float* out) {
   const quant::QuantizedBlock q = quant::quantize_fast(rows, per_token(8, m.group_size, rows.channels));
   if (!anchor) {
     quant::dequantize_fast(q, MutableBlockView(std::span<float>(out, rows.size()), rows.tokens, rows.channels));
@@ -50,15 +50,15 @@ void lynx_rows(const QuantMethodSpec& m, bool anchor, BlockView rows, float* out
   reconstruct_top_bits(q, m.anchor_bits(), out);
 }
 
-void quantspec_rows(const QuantMethodSpec& m, TensorKind kind, bool anchor, BlockView rows, float* out) {
+void quantspec_rows(const MethodSpec& m, TensorKind kind, bool anchor, BlockView rows, float* out) {
   quant::QuantSpecConfig config;
   config.group_axis = kind == TensorKind::key ? GroupAxis::per_channel : GroupAxis::per_token;
-  config.group_size = m.group_size > 0 ? m.group_size : 128;
+  config.group_size = m.group_size > 0 ? m.group_size : quant::kQuantSpecDefaultGroup;
   const quant::QuantSpecBlock q = quant::quantize_quantspec(rows, config);
   quant::dequantize_quantspec(q, !anchor, MutableBlockView(std::span<float>(out, rows.size()), rows.tokens, rows.channels));
 }
 
-void kivi_rows(const QuantMethodSpec& m, TensorKind kind, BlockView rows, bool in_window, float* out) {
+void kivi_rows(const MethodSpec& m, TensorKind kind, BlockView rows, bool in_window, float* out) {
   if (in_window) {
     round_bf16(rows, out);
     return;
@@ -67,7 +67,7 @@ void kivi_rows(const QuantMethodSpec& m, TensorKind kind, BlockView rows, bool i
   plain_quant(rows, kind == TensorKind::key ? config.key_config() : config.value_config(), out);
 }
 
-void cachegen_rows(const QuantMethodSpec& m, const CodecTarget& target, BlockView rows, float* out) {
+void cachegen_rows(const MethodSpec& m, const CodecTarget& target, BlockView rows, float* out) {
   const auto& level = quant::cachegen_default_levels().at(static_cast<std::size_t>(m.cachegen_level));
   const auto kind = target.kind == TensorKind::key ? quant::KvKind::Key : quant::KvKind::Value;
   const int bins = quant::cachegen_bins(level, kind, target.layer, target.num_layers);
@@ -77,21 +77,26 @@ void cachegen_rows(const QuantMethodSpec& m, const CodecTarget& target, BlockVie
   std::copy(x.begin(), x.end(), out);
 }
 
-int kivi_boundary(const QuantMethodSpec& m, int tokens) {
+int kivi_boundary(const MethodSpec& m, int tokens) {
   return quant::KiviConfig{m.bits, m.kivi_group, m.kivi_window}.quantized_tokens(tokens);
 }
 
 }  // namespace
 
-void reconstruct_rows(const QuantMethodSpec& m, const CodecTarget& target, BlockView block, int begin, int end,
+void reconstruct_rows(const MethodSpec& m, const CodecTarget& target, BlockView block, int begin, int end,
                       float* out) {
   if (begin < 0 || end > block.tokens || begin >= end) throw std::invalid_argument("reconstruct_rows: bad row range");
   const BlockView rows = sub_rows(block, begin, end);
   switch (m.family) {
     case MethodFamily::bf16: round_bf16(rows, out); return;
     case MethodFamily::int_n: plain_quant(rows, per_token(m.bits, m.group_size, block.channels), out); return;
-    case MethodFamily::lynx: lynx_rows(m, target.anchor_only, rows, out); return;
-    case MethodFamily::lynx_quantspec: quantspec_rows(m, target.kind, target.anchor_only, rows, out); return;
+    case MethodFamily::lynx:
+      if (m.quantspec()) {
+        quantspec_rows(m, target.kind, target.anchor_only, rows, out);
+      } else {
+        lynx_rows(m, target.anchor_only, rows, out);
+      }
+      return;
     case MethodFamily::cachegen: cachegen_rows(m, target, rows, out); return;
     case MethodFamily::kivi: {
       const int boundary = kivi_boundary(m, block.tokens);
@@ -102,7 +107,7 @@ void reconstruct_rows(const QuantMethodSpec& m, const CodecTarget& target, Block
   }
 }
 
-std::vector<float> reconstruct_block(const QuantMethodSpec& m, const CodecTarget& target, BlockView block) {
+std::vector<float> reconstruct_block(const MethodSpec& m, const CodecTarget& target, BlockView block) {
   std::vector<float> out(block.size());
   if (block.tokens == 0) return out;
   if (m.family != MethodFamily::kivi) {
@@ -117,8 +122,8 @@ std::vector<float> reconstruct_block(const QuantMethodSpec& m, const CodecTarget
   return out;
 }
 
-std::string reconstruction_id(const QuantMethodSpec& m, bool anchor_only) {
-  const bool plain_int8 = m.family == MethodFamily::lynx && !anchor_only;
+std::string reconstruction_id(const MethodSpec& m, bool anchor_only) {
+  const bool plain_int8 = m.family == MethodFamily::lynx && !m.quantspec() && !anchor_only;
   if (m.family == MethodFamily::int_n || plain_int8) {
     return "int" + std::to_string(plain_int8 ? 8 : m.bits) + "/g" + std::to_string(m.group_size);
   }
@@ -126,7 +131,7 @@ std::string reconstruction_id(const QuantMethodSpec& m, bool anchor_only) {
   return m.canonical() + (anchor_only && m.speculative() ? "/anchor" : "/full");
 }
 
-std::pair<int, int> group_rows(const QuantMethodSpec& m, TensorKind kind, int tokens, int token) {
+std::pair<int, int> group_rows(const MethodSpec& m, TensorKind kind, int tokens, int token) {
   if (token < 0 || token >= tokens) throw std::invalid_argument("group_rows: token out of range");
   int group = 1;
   if (m.family == MethodFamily::kivi && kind == TensorKind::key) {
@@ -134,7 +139,7 @@ std::pair<int, int> group_rows(const QuantMethodSpec& m, TensorKind kind, int to
     if (token >= boundary) return {token, token + 1};
     group = m.kivi_group;
   }
-  if (m.family == MethodFamily::lynx_quantspec && kind == TensorKind::key) group = m.group_size > 0 ? m.group_size : 128;
+  if (m.quantspec() && kind == TensorKind::key) group = m.group_size > 0 ? m.group_size : quant::kQuantSpecDefaultGroup;
   const int begin = token / group * group;
   return {begin, std::min(tokens, begin + group)};
 }

@@ -79,7 +79,7 @@ void needle_metrics(HeadKv& block, const std::vector<NeedlePlan>& plans, const M
     const int n = s.needle_contexts[c];
     std::vector<float> prefix_keys;
     const int group = variant.method.group_size > 0 ? variant.method.group_size : 128;
-    const bool ragged = variant.method.family == MethodFamily::lynx_quantspec && n % group != 0;
+    const bool ragged = variant.method.quantspec() && n % group != 0;
     const bool refit = n < block.tokens && (variant.method.family == MethodFamily::kivi || ragged);
     if (refit) prefix_keys = reconstruct_block(variant.method, target, view_of(block.keys, n, block.head_dim));
     const std::vector<float>& k_hat = refit ? prefix_keys : keys;

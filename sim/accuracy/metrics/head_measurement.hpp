@@ -24,7 +24,7 @@
 namespace lynxsim::accuracy {
 
 struct MethodVariant {
-  QuantMethodSpec method;
+  MethodSpec method;
   bool anchor_only = false;
 };
 

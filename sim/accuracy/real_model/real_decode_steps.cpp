@@ -56,7 +56,7 @@ double perplexity_of(const std::vector<double>& log_prob) {
   return std::exp(-sum / static_cast<double>(log_prob.size()));
 }
 
-int accepted_prefix(const PrefilledPrompt& prompt, const QuantMethodSpec& method, int k_max) {
+int accepted_prefix(const PrefilledPrompt& prompt, const MethodSpec& method, int k_max) {
   if (!method.speculative()) throw std::invalid_argument("accepted_prefix: " + method.name + " is not speculative");
   if (k_max < 1) throw std::invalid_argument("accepted_prefix: k_max must be >= 1");
   llm::Session anchor = decode_session(prompt, KvVariant{method, true});

@@ -47,6 +47,6 @@ ForcedPredictions forced_predictions(llm::Session& session, int last_token, std:
 int count_equal(const std::vector<int>& a, const std::vector<int>& b);
 double perplexity_of(const std::vector<double>& log_prob);
 
-int accepted_prefix(const PrefilledPrompt& prompt, const QuantMethodSpec& method, int k_max);
+int accepted_prefix(const PrefilledPrompt& prompt, const MethodSpec& method, int k_max);
 
 }  // namespace lynxsim::accuracy

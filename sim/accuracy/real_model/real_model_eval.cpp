@@ -23,7 +23,7 @@ std::string read_text(const std::string& path) {
   return out.str();
 }
 
-std::vector<QuantMethodSpec> methods_of(const RealModelRequest& r) {
+std::vector<MethodSpec> methods_of(const RealModelRequest& r) {
   return r.methods.empty() ? default_methods() : r.methods;
 }
 
@@ -58,7 +58,7 @@ RealVariantRow make_row(const KvVariant& v, const ForcedRun& run, const ForcedRu
 }
 
 std::vector<RealAcceptance> measure_acceptance(const PrefilledPrompt& prompt, const std::vector<int>& greedy,
-                                               const std::vector<QuantMethodSpec>& methods, const RealModelRequest& r) {
+                                               const std::vector<MethodSpec>& methods, const RealModelRequest& r) {
   std::vector<RealAcceptance> out;
   for (const auto& m : methods) {
     if (m.speculative()) out.push_back(RealAcceptance{m.name, r.k_max, {}, {}});
@@ -142,7 +142,7 @@ void RealModelRequest::validate() const {
     if (d < 0.0 || d > 1.0) throw std::invalid_argument("real model: passkey depths must be in [0, 1]");
   }
   if (passkey_trials < 1) throw std::invalid_argument("real model: passkey_trials must be >= 1");
-  for (const auto& m : methods) m.validate();
+  for (const auto& m : methods) check_measurable(m);
 }
 
 std::vector<int> load_text_tokens(const llm::Model& model, const std::string& text_path) {

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/methods/quant_method.hpp"
+#include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/accuracy/real_model/real_model_result.hpp"
 #include "sim/llm/model.hpp"
 
@@ -42,7 +42,7 @@ struct RealModelRequest {
   std::string model_path;  // GGUF; llm::find_model() finds SmolLM2
   std::string text_path;   // plain UTF-8 text, e.g. data/texts/kv_essay.txt
   std::vector<int> contexts = {1024, 4096};
-  std::vector<QuantMethodSpec> methods;  // empty = default_methods()
+  std::vector<MethodSpec> methods;  // empty = default_methods()
   int k_max = 16;
   int acceptance_samples = 4;
   int acceptance_stride = 32;

@@ -90,7 +90,7 @@ std::vector<NeedleCase> plan_needle_cases(std::span<const float> source_logits, 
   return cases;
 }
 
-int count_needles_found(const QuantMethodSpec& method, const CodecTarget& target, NeedleKeys source,
+int count_needles_found(const MethodSpec& method, const CodecTarget& target, NeedleKeys source,
                         std::span<const float> reconstructed, const NeedleProbe& probe,
                         std::span<const NeedleCase> cases) {
   if (cases.empty()) return 0;

@@ -55,7 +55,7 @@ struct NeedleKeys {
 
 // Number of `cases` (all with the same context n) whose needle wins on the method's keys;
 // reconstructed = the method's keys (without needle) for a context of n tokens, at least n rows.
-int count_needles_found(const QuantMethodSpec& method, const CodecTarget& target, NeedleKeys source,
+int count_needles_found(const MethodSpec& method, const CodecTarget& target, NeedleKeys source,
                         std::span<const float> reconstructed, const NeedleProbe& probe,
                         std::span<const NeedleCase> cases);
 

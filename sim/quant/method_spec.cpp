@@ -1,25 +1,45 @@
-#include "sim/serving/transfer_method.hpp"
+#include "sim/quant/method_spec.hpp"
 
 #include <fmt/format.h>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
-namespace lynxsim::serving {
+namespace lynxsim::quant {
 namespace {
 
-TransferMethod plain(std::string name, int bits, std::string description) {
-  TransferMethod m;
+constexpr const char* kAcceptedNames =
+    "bf16, int2..int8, kivi2..kivi8, lynx, lynx-A+B[+C...] (at least two widths summing to 8), lynx-qs, "
+    "cachegen, cachegen-L (L = 0..3)";
+
+[[noreturn]] void unknown(std::string_view name) {
+  throw std::invalid_argument(fmt::format("unknown transfer method \"{}\" (accepted: {})", name, kAcceptedNames));
+}
+
+// The digit d of a one-digit suffix in [lo, hi]; -1 otherwise.
+int digit(std::string_view text, int lo, int hi) {
+  if (text.size() != 1 || text[0] < '0' || text[0] > '9') return -1;
+  const int d = text[0] - '0';
+  return d >= lo && d <= hi ? d : -1;
+}
+
+MethodSpec plain(std::string name, int bits, std::string description) {
+  MethodSpec m;
   m.name = std::move(name);
   m.family = bits == 16 ? MethodFamily::bf16 : MethodFamily::int_n;
   m.bits = bits;
   m.planes = {bits};
-  m.decode_after_planes = 1;
   m.description = std::move(description);
   return m;
 }
 
-TransferMethod kivi(int bits) {
-  TransferMethod m = plain(fmt::format("kivi{}", bits), bits, "");
+std::string int_description(int bits) {
+  if (bits == 8) return "8-bit asymmetric, per-token groups (standard 8-bit)";
+  return fmt::format("{}-bit asymmetric, per-token groups", bits);
+}
+
+MethodSpec kivi(int bits) {
+  MethodSpec m = plain(fmt::format("kivi{}", bits), bits, "");
   m.family = MethodFamily::kivi;
   m.description = fmt::format(
       "KIVI {}-bit: keys per-channel, values per-token, groups of 32, last 128 tokens in 16-bit", bits);
@@ -32,35 +52,52 @@ std::vector<int> parse_split(std::string_view text) {
   while (start <= text.size()) {
     const std::size_t plus = text.find('+', start);
     const std::string_view part = text.substr(start, plus == std::string_view::npos ? plus : plus - start);
-    if (part.empty() || part.size() > 1 || part[0] < '1' || part[0] > '8') {
-      throw std::invalid_argument(fmt::format("bad plane split \"{}\"", text));
-    }
-    planes.push_back(part[0] - '0');
+    const int width = digit(part, 1, 7);
+    if (width < 0) return {};
+    planes.push_back(width);
     if (plus == std::string_view::npos) break;
     start = plus + 1;
   }
   return planes;
 }
 
-TransferMethod lynx(std::vector<int> planes, std::string name) {
-  TransferMethod m;
+MethodSpec lynx(std::vector<int> planes, std::string name) {
+  MethodSpec m;
   m.name = std::move(name);
   m.family = MethodFamily::lynx;
   m.bits = std::accumulate(planes.begin(), planes.end(), 0);
   m.planes = std::move(planes);
-  m.decode_after_planes = 1;
   m.description = "Lynx: 8-bit code split by significance, decode speculatively on the anchor plane";
   return m;
 }
 
-TransferMethod cachegen(std::string name, int level) {
-  TransferMethod m = plain(std::move(name), 8, "");
+MethodSpec cachegen(std::string name, int level) {
+  MethodSpec m = plain(std::move(name), 8, "");
   m.family = MethodFamily::cachegen;
   m.cachegen_level = level;
   m.description = fmt::format(
       "CacheGen: layer-wise bins, arithmetic coding, 1500-token chunks with a per-chunk level "
       "(best level {}) or text fallback under a transfer SLO", level);
   return m;
+}
+
+MethodSpec parse_prefixed(std::string_view name) {
+  if (name.starts_with("int")) {
+    const int bits = digit(name.substr(3), 2, 8);
+    if (bits > 0) return plain(std::string(name), bits, int_description(bits));
+  } else if (name.starts_with("kivi")) {
+    const int bits = digit(name.substr(4), 2, 8);
+    if (bits > 0) return kivi(bits);
+  } else if (name.starts_with("cachegen-")) {
+    const int level = digit(name.substr(9), 0, 3);
+    if (level >= 0) return cachegen(std::string(name), level);
+  } else if (name.starts_with("lynx-")) {
+    std::vector<int> planes = parse_split(name.substr(5));
+    if (planes.size() >= 2 && std::accumulate(planes.begin(), planes.end(), 0) == 8) {
+      return lynx(std::move(planes), std::string(name));
+    }
+  }
+  unknown(name);
 }
 
 void check_cachegen(const CacheGenParams& c, int level, std::vector<std::string>& problems) {
@@ -75,26 +112,18 @@ void check_cachegen(const CacheGenParams& c, int level, std::vector<std::string>
 
 }  // namespace
 
-TransferMethod preset_method(std::string_view name) {
+MethodSpec method_from_name(std::string_view name) {
   if (name == "bf16") return plain("bf16", 16, "16-bit KV, no quantization");
-  if (name == "int8") return plain("int8", 8, "8-bit asymmetric, per-token groups (standard 8-bit)");
-  if (name == "int4") return plain("int4", 4, "4-bit asymmetric, per-token groups");
-  if (name == "kivi2") return kivi(2);
-  if (name == "kivi4") return kivi(4);
   if (name == "lynx") return lynx({4, 4}, "lynx");
   if (name == "lynx-qs") {
-    TransferMethod m = lynx({4, 4}, "lynx-qs");
+    MethodSpec m = lynx({4, 4}, "lynx-qs");
     m.anchor_scheme = AnchorScheme::quantspec;
+    m.group_size = kQuantSpecDefaultGroup;
     m.description = "Lynx with a QuantSpec anchor: 4-bit round-to-nearest plus signed 4-bit residual";
     return m;
   }
-  if (name.starts_with("lynx-")) return lynx(parse_split(name.substr(5)), std::string(name));
   if (name == "cachegen") return cachegen("cachegen", 1);
-  if (name.size() == 10 && name.starts_with("cachegen-") && name[9] >= '0' && name[9] <= '3') {
-    return cachegen(std::string(name), name[9] - '0');
-  }
-  throw std::invalid_argument(fmt::format("unknown transfer method \"{}\" (known: {})", name,
-                                          fmt::join(method_preset_names(), ", ")));
+  return parse_prefixed(name);
 }
 
 std::vector<std::string> method_preset_names() {
@@ -113,7 +142,27 @@ std::string_view family_name(MethodFamily family) {
   return "?";
 }
 
-std::vector<std::string> validate_method(const TransferMethod& m) {
+int MethodSpec::anchor_bits() const {
+  if (quantspec()) return 4;
+  if (family == MethodFamily::lynx) {
+    return std::accumulate(planes.begin(), planes.begin() + std::min(decode_after_planes, num_planes()), 0);
+  }
+  return bits;
+}
+
+std::string MethodSpec::canonical() const {
+  std::ostringstream out;
+  out << "method{name=" << name << ",family=" << (quantspec() ? "lynx_quantspec" : family_name(family))
+      << ",bits=" << bits << ",planes=";
+  if (family == MethodFamily::lynx) {
+    for (const int p : planes) out << p << ".";
+  }
+  out << ",anchor=" << decode_after_planes << ",group=" << group_size << ",kivi_window=" << kivi_window
+      << ",kivi_group=" << kivi_group << ",cachegen_level=" << cachegen_level << "}";
+  return out.str();
+}
+
+std::vector<std::string> validate_method(const MethodSpec& m) {
   std::vector<std::string> problems;
   if (m.name.empty()) problems.emplace_back("name must not be empty");
   if (m.planes.empty()) problems.emplace_back("planes must not be empty");
@@ -142,4 +191,4 @@ std::vector<std::string> validate_method(const TransferMethod& m) {
   return problems;
 }
 
-}  // namespace lynxsim::serving
+}  // namespace lynxsim::quant

@@ -1,0 +1,36 @@
+#pragma once
+// What the precision measurement adds to the shared method description (sim/quant/method_spec.hpp):
+// which methods it measures by default, the rules a method must follow to be measured, and the
+// stored bits per element of each method.
+//
+// Every family is measured on a [tokens][head_dim] block of one KV head with the layout
+// method_spec.hpp describes; cachegen's absmax runs over the channels of the sampled head only, not
+// the whole layer, which is slightly optimistic. Speculative methods (lynx, lynx-qs) are measured
+// twice: "anchor" and "full".
+//
+// Bits per element count codes plus fp16 scale and minimum per group (and the bf16 window for KIVI);
+// for cachegen it is the fixed-length code size before entropy coding (an upper bound).
+
+#include <string>
+#include <vector>
+
+#include "sim/quant/method_spec.hpp"
+
+namespace lynxsim::accuracy {
+
+using quant::method_from_name;
+using quant::MethodFamily;
+using quant::MethodSpec;
+
+// Throws std::invalid_argument when the measurement cannot reconstruct `method`: a lynx split that
+// is not at least two planes of an 8-bit code, a cachegen level without bins, an invalid method.
+void check_measurable(const MethodSpec& method);
+
+// bf16, int8, int4, kivi2, kivi4, lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, cachegen.
+std::vector<MethodSpec> default_methods();
+
+// Average stored bits per element of one [tokens][head_dim] block (codes + metadata), for the anchor
+// only when anchor_only (speculative families); cachegen averages its per-layer bins over num_layers.
+double bits_per_element(const MethodSpec& method, bool anchor_only, int tokens, int head_dim, int num_layers);
+
+}  // namespace lynxsim::accuracy

@@ -1,0 +1,97 @@
+#pragma once
+// Moving KV caches between hosts: prefill -> decode for every request, KV store -> prefill or
+// decode for cached prefixes. KvSender is what every transfer method offers the serving layer; a
+// method family's sender derives from it:
+//   - PlaneTransfer (plane_transfer.hpp): bf16, the b-bit methods and Lynx's planes, sent piece by
+//     piece as prefill produces layers, every plane its own flow in its own priority class;
+//   - CacheGenTransfer (cachegen_transfer.hpp): the whole context in chunks with a per-chunk level.
+// make_kv_sender (kv_sender_factory.hpp) picks one by the method's family.
+//
+// Shared by every sender (this file):
+//   - byte counts per KV head group: kv_bytes.hpp's per-layer plane bytes of the method times the
+//     layers, and the BF16 size 2 (K, V) x 2 bytes x heads x head_dim x tokens x layers that the
+//     encode and decode kernels read or write;
+//   - a prefix fetch moves a cached prefix from a store host to the prefill ranks: every layer, the
+//     method's planes, each plane one flow per prefill rank in the plane's priority class; it
+//     completes when every flow has arrived (the prefill GPU needs the exact KV to attend to it);
+//   - one KV kernel stream per decode instance's GPU, shared with its decode steps
+//     (decode_instance.hpp), on which the decode-side kernels of every sender run.
+// A request's decode readiness is reported through on_ready (the first planes decode needs are in
+// and decoded: decode_ready_at) and on_full (the full-precision KV is there: full_kv_at).
+
+#include <cstddef>
+#include <functional>
+#include <vector>
+
+#include "sim/compute/timing_model.hpp"
+#include "sim/core/simulator.hpp"
+#include "sim/net/network.hpp"
+#include "sim/serving/kernel_stream.hpp"
+#include "sim/serving/kv_bytes.hpp"
+#include "sim/serving/request_state.hpp"
+#include "sim/quant/method_spec.hpp"
+
+namespace lynxsim::serving {
+
+struct KvTransferParams {
+  const quant::MethodSpec* method = nullptr;
+  KvGeometry geometry;
+  double measured_size_ratio = 0.0;
+  std::vector<double> cachegen_level_ratios;       // cachegen: per quality level
+  std::vector<const TimingModel*> prefill_timing;  // per prefill instance
+  std::vector<const TimingModel*> decode_timing;   // per decode instance
+  std::vector<std::vector<net::HostId>> prefill_hosts;
+  std::vector<std::vector<net::HostId>> decode_hosts;
+
+  // The tensor-parallel degree of the request's decode (or prefill) instance, and the KV heads
+  // each of its ranks holds.
+  int tp(const RequestState& request, bool decode) const;
+  int rank_heads(const RequestState& request, bool decode) const;
+};
+
+class KvSender {
+public:
+  using Callback = std::function<void(RequestState&)>;
+
+  virtual ~KvSender() = default;
+  KvSender(const KvSender&) = delete;
+  KvSender& operator=(const KvSender&) = delete;
+
+  // Resets the request's transfer state and metrics (a request whose prefix comes from the store
+  // keeps the store's pieces).
+  virtual void begin(RequestState& request) const = 0;
+  // Duration of the encode kernel of `layers` layers over `tokens` tokens on one prefill rank, run
+  // before a piece leaves (zero where the method encodes on its own stream or not at all).
+  virtual Time encode_time(const RequestState& request, int layers, int tokens) const = 0;
+  // Hands over one piece of `layers` layers over `tokens` tokens now; `last` marks the final one.
+  virtual void send(RequestState& request, int layers, int tokens, bool last) = 0;
+  // Loads `tokens` of cached prefix from `store` to the request's decode ranks; `last` when the
+  // store's piece is all the request will receive (aggregated serving, which also resets the
+  // request's transfer here: it has no prefill instance).
+  virtual void load(RequestState& request, net::HostId store, int tokens, bool last) = 0;
+
+  // Fetches `tokens` of cached prefix from `store` to the request's prefill ranks.
+  void fetch_prefix(RequestState& request, net::HostId store, int tokens, std::function<void()> done);
+  // Bytes of one prefix block (every layer, every plane, every rank of prefill instance 0).
+  Bytes block_bytes(int block_tokens) const;
+  // The KV kernel stream of decode instance `instance`'s GPU (shared with its decode steps).
+  KernelStream& decode_stream(std::size_t instance) { return decode_streams_.at(instance); }
+
+protected:
+  KvSender(Simulator& sim, net::Network& network, KvTransferParams params, Callback on_ready,
+           Callback on_full);
+
+  // Wire bytes per plane of `heads` KV heads over `layers` layers and `tokens` tokens.
+  std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
+  Bytes bf16_bytes(int heads, int layers, int tokens) const;
+  static void reset_pieces(RequestState& request);
+
+  Simulator& sim_;
+  net::Network& network_;
+  KvTransferParams params_;
+  Callback on_ready_;
+  Callback on_full_;
+  std::vector<KernelStream> decode_streams_;
+};
+
+}  // namespace lynxsim::serving
