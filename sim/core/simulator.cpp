@@ -28,6 +28,7 @@ std::uint64_t Simulator::run_until(Time limit) {
   std::uint64_t count = 0;
   while (!stopped_ && !queue_.empty() && queue_.next_time() <= limit) {
     auto fired = queue_.pop();
+    previous_at_ = executed_ > 0 ? now_ : Time::max();
     now_ = fired.at;
     fired.action();
     ++count;

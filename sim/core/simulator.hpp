@@ -43,6 +43,12 @@ public:
   void stop() { stopped_ = true; }
 
   std::uint64_t events_executed() const { return executed_; }
+  // Counts n events that a model folded into the one now running, as if each had run.
+  void credit_events(std::uint64_t n) { executed_ += n; }
+  // Whether the event now running shares its time with an event run before it or still pending.
+  bool shares_time() const {
+    return previous_at_ == now_ || (!queue_.empty() && queue_.next_time() == now_);
+  }
   std::size_t events_pending() const { return queue_.size(); }
 
   RngStream& rng(std::string_view name);
@@ -52,6 +58,7 @@ public:
 private:
   std::uint64_t seed_;
   Time now_ = Time::zero();
+  Time previous_at_ = Time::max();
   EventQueue queue_;
   ObserverBus bus_;
   std::map<std::string, RngStream, std::less<>> streams_;

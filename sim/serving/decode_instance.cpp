@@ -9,6 +9,10 @@
 
 namespace lynxsim::serving {
 
+bool DecodeInstance::later(const Due& a, const Due& b) {
+  return a.step != b.step ? a.step > b.step : a.order > b.order;
+}
+
 DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, KernelStream& kernels,
                                DecodeParams params, Callback on_finish)
     : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)) {
@@ -24,6 +28,9 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
   }
   reserved_bytes_ = weights;
   peak_bytes_ = weights;
+  kernels_.on_submit([this](Time start) {
+    if (!plan_.empty() && start < plan_.back().end) split_plan();
+  });
 }
 
 std::int64_t DecodeInstance::reservation(const RequestState& request) const {
@@ -52,6 +59,7 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
     --routed_;
     return;
   }
+  split_plan();
   request.memory_clock_at_ready = blocked_clock();
   waiting_.push_back(&request);
   publish_queue();
@@ -60,6 +68,16 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
 
 void DecodeInstance::on_full_kv(RequestState& request) {
   if (!request.speculating) return;
+  split_plan();
+  const bool in_batch = request.joined && !request.stalled && !request.finished;
+  if (in_batch) {
+    catch_up(request, steps_);
+    if (request.due_step != steps_ + 1) {
+      request.due_step = steps_ + 1;
+      due_.push_back({request.due_step, request.batch_order, &request});
+      std::push_heap(due_.begin(), due_.end(), later);
+    }
+  }
   request.speculating = false;
   if (request.drafts > 0) request.verify_pending = true;
   if (request.stalled) {
@@ -81,7 +99,14 @@ void DecodeInstance::admit(RequestState& request) {
     sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
   }
   request.joined = true;
+  request.synced_step = steps_;
+  request.batch_order = next_order_++;
+  length_offset_ += request.kv_length() - steps_;
   batch_.push_back(&request);
+  plan(request);
+  request.due_step = steps_ + 1;
+  due_.push_back({request.due_step, request.batch_order, &request});
+  std::push_heap(due_.begin(), due_.end(), later);
 }
 
 void DecodeInstance::admit_waiting() {
@@ -125,28 +150,101 @@ void DecodeInstance::maybe_start_step() {
   step_started_ = sim_.now();
   kernels_.forget_before(step_started_);
   step_work_ = step_time();
+  if (plan_quiet_steps()) return;
   sim_.schedule_in(step_work_, [this] { step_work_done(); });
 }
 
+bool DecodeInstance::plan_quiet_steps() {
+  plan_.clear();
+  if (!params_.merge_quiet_steps || verifying_ > 0 || sim_.bus().has_subscribers<DecodeStepDone>()) {
+    return false;
+  }
+  Planned p{step_started_, step_work_, step_started_ + step_work_, 1};
+  for (std::int64_t step = steps_ + 1;; ++step) {
+    for (Time end = p.end; (end = p.start + p.work + kernels_.busy_within(p.start, p.end)) > p.end;) {
+      p.end = end;
+      ++p.events;
+    }
+    plan_.push_back(p);
+    if (plan_.size() >= plan_limit_ || (!due_.empty() && due_.front().step <= step)) break;
+    const Time work = plain_step_time(step);
+    p = {p.end, work, p.end + work, 1};
+  }
+  if (plan_.size() == 1) {
+    plan_.clear();
+    return false;
+  }
+  plan_event_ = sim_.schedule_at(plan_.back().end, [this] { finish_plan(); });
+  return true;
+}
+
+void DecodeInstance::finish_plan() {
+  if (sim_.shares_time()) throw QuietStepTie();
+  const Planned last = plan_.back();
+  std::uint64_t folded = last.events - 1;
+  for (std::size_t i = 0; i + 1 < plan_.size(); ++i) folded += plan_[i].events;
+  sim_.credit_events(folded);
+  if (plan_.size() == plan_limit_) plan_limit_ = std::min(2 * plan_limit_, kMaxPlanned);
+  steps_ += static_cast<std::int64_t>(plan_.size()) - 1;
+  plan_.clear();
+  step_started_ = last.start;
+  step_work_ = last.work;
+  end_step(last.start);
+}
+
+void DecodeInstance::split_plan() {
+  if (plan_.empty()) return;
+  const Time now = sim_.now();
+  std::size_t done = 0;
+  std::uint64_t folded = 0;
+  while (plan_[done].end < now) folded += plan_[done++].events;
+  const Planned p = plan_[done];
+  Time firing = p.start + p.work;
+  while (firing < now) {
+    ++folded;
+    const Time next = p.start + p.work + kernels_.busy_within(p.start, firing);
+    if (next <= firing) throw std::logic_error("decode: a planned step ended before its planned end");
+    firing = next;
+  }
+  if (firing == now) throw QuietStepTie();
+  sim_.cancel(plan_event_);
+  sim_.credit_events(folded);
+  plan_limit_ = std::max(done + 1, kMinPlanned);
+  steps_ += static_cast<std::int64_t>(done);
+  plan_.clear();
+  step_started_ = p.start;
+  step_work_ = p.work;
+  sim_.schedule_at(firing, [this] { step_work_done(); });
+}
+
 Time DecodeInstance::step_time() {
-  using Kind = RequestState::StepKind;
+  return verifying_ > 0 ? verifying_step_time() : plain_step_time(steps_);
+}
+
+Time DecodeInstance::plain_step_time(std::int64_t steps_done) const {
+  const auto size = static_cast<std::int64_t>(batch_.size());
+  const std::int64_t lengths = length_offset_ + size * steps_done;
   PassTotals plain;
+  plain.sequences = static_cast<int>(size);
+  plain.new_tokens = static_cast<int>(size);
+  plain.attention_pairs = static_cast<double>(lengths) + 0.5 * static_cast<double>(size);
+  plain.kv_read_tokens = static_cast<double>(lengths + size);
+  return timing_.verify_step_time(plain, PassTotals{}, plain.sequences);
+}
+
+Time DecodeInstance::verifying_step_time() {
+  using Kind = RequestState::StepKind;
+  PassTotals verifying;
   int rows = 0;
   for (RequestState* r : batch_) {
-    r->step_kind = r->verify_pending ? Kind::verify : r->speculating ? Kind::draft : Kind::commit;
-    plain.add({1, r->kv_length()});
-    rows += r->step_kind == Kind::verify ? r->drafts + 1 : 1;
+    catch_up(*r, steps_);
+    const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
+    const int length = r->kv_length();
+    if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
+    verifying.add({drafts + 1, length - drafts});
+    rows += drafts + 1;
   }
-  PassTotals verifying;
-  if (rows != plain.sequences) {
-    for (const RequestState* r : batch_) {
-      const int drafts = r->step_kind == Kind::verify ? r->drafts : 0;
-      const int length = r->kv_length();
-      if (drafts < 0 || drafts > length) throw std::logic_error("decode step: drafts beyond the KV length");
-      verifying.add({drafts + 1, length - drafts});
-    }
-  }
-  return timing_.verify_step_time(plain, verifying, rows);
+  return timing_.verify_step_time(PassTotals{}, verifying, rows);
 }
 
 void DecodeInstance::step_work_done() {
@@ -169,10 +267,73 @@ void DecodeInstance::end_step(Time started) {
     sim_.bus().publish(DecodeStepDone{static_cast<int>(batch_.size()), verifying, started,
                                       sim_.now(), params_.index, std::move(ids)});
   }
-  for (RequestState* r : batch_) advance(*r);
-  std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });
+  ++steps_;
+  bool left = false;
+  while (!due_.empty() && due_.front().step <= steps_) {
+    std::pop_heap(due_.begin(), due_.end(), later);
+    const Due d = due_.back();
+    due_.pop_back();
+    RequestState& r = *d.request;
+    if (d.step != r.due_step || d.order != r.batch_order) continue;
+    attend(r);
+    left = left || r.finished || r.stalled;
+  }
+  if (left) std::erase_if(batch_, [](const RequestState* r) { return r->finished || r->stalled; });
   stepping_ = false;
   maybe_start_step();
+}
+
+void DecodeInstance::catch_up(RequestState& request, std::int64_t step) {
+  const auto k = static_cast<int>(step - request.synced_step);
+  if (k <= 0) return;
+  request.synced_step = step;
+  switch (request.step_kind) {
+    case RequestState::StepKind::commit: request.metrics.committed_tokens += k; return;
+    case RequestState::StepKind::draft:
+      request.drafts += k;
+      request.metrics.drafted_tokens += k;
+      return;
+    case RequestState::StepKind::verify: break;
+  }
+  throw std::logic_error("decode step: a verification was skipped");
+}
+
+void DecodeInstance::attend(RequestState& request) {
+  length_offset_ -= request.kv_length() - request.synced_step;
+  catch_up(request, steps_ - 1);
+  if (request.step_kind == RequestState::StepKind::verify) --verifying_;
+  advance(request);
+  request.synced_step = steps_;
+  if (request.finished || request.stalled) {
+    request.due_step = -1;
+    return;
+  }
+  length_offset_ += request.kv_length() - steps_;
+  plan(request);
+  due_.push_back({request.due_step, request.batch_order, &request});
+  std::push_heap(due_.begin(), due_.end(), later);
+}
+
+void DecodeInstance::plan(RequestState& request) {
+  using Kind = RequestState::StepKind;
+  request.step_kind = request.verify_pending ? Kind::verify : request.speculating ? Kind::draft : Kind::commit;
+  if (request.step_kind == Kind::verify) ++verifying_;
+  request.due_step = next_due(request);
+}
+
+std::int64_t DecodeInstance::next_due(const RequestState& request) const {
+  const auto& m = request.metrics;
+  const bool unstamped = m.first_token_at == Time::zero() || m.decode_first_token_at == Time::zero();
+  switch (request.step_kind) {
+    case RequestState::StepKind::verify: return steps_ + 1;
+    case RequestState::StepKind::draft:
+      return steps_ + (unstamped ? 1 : std::max(1, params_.max_draft_tokens - request.drafts));
+    case RequestState::StepKind::commit: break;
+  }
+  if (unstamped || m.first_commit_at == Time::zero() || m.decode_first_commit_at == Time::zero()) {
+    return steps_ + 1;
+  }
+  return steps_ + std::max(1, m.output_tokens - m.committed_tokens);
 }
 
 void DecodeInstance::advance(RequestState& request) {

@@ -36,10 +36,33 @@
 // Kernels running while no step runs cost the batch nothing; a step starting during a kernel waits
 // for it. This conserves the GPU's time (steps and kernels never overlap) and gives the small
 // kernels priority, so a kernel ends no later than it would alone.
+//
+// Bookkeeping. A step in which no member starts, finishes, reaches the draft cap or verifies only
+// adds one committed token or one draft to each member. The instance therefore counts its steps
+// and brings a member's counters up to date (synced_step) only at the end of a step in which the
+// member needs attention: its first step after joining, the step at which it will finish or reach
+// the cap, a verification, or the step during which its full KV arrived. Those steps are kept in a
+// heap ordered by (step, batch order), so members are handled in batch order as a pass over the
+// whole batch would handle them. A plain step's cost needs the batch's KV length sum, which is
+//   sum over members of (kv_length - synced_step) + batch size * steps
+// (exact integers; PassTotals' half-integer sums stay exact in a double). A plain step thus costs
+// O(1) plus O(log B) per member needing attention, with the same results as a per-member pass.
+//
+// Quiet steps. The steps from a step start to the next step in which a member needs attention
+// change nothing outside the instance, so (with merge_quiet_steps and no DecodeStepDone listener)
+// the instance plans them at once, each end from the equation above with the kernels recorded so
+// far, and schedules one event at the last one; the steps it folds count as the events they
+// would have been. Anything that could change the plan splits it at the step then in progress: a
+// request becoming decode-ready, a full KV arriving, a kernel submitted to start before the plan's
+// end. Where such an event, or any other event at the plan's end, falls on the very picosecond of
+// a planned step event, the order of the two would depend on when each was scheduled; the
+// instance then throws QuietStepTie and run_serving runs the method again step by step, so the
+// results are always those of the step-by-step simulation.
 
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/compute/timing_model.hpp"
@@ -56,6 +79,12 @@ struct DecodeParams {
   double acceptance = 1.0;
   bool speculative = false;
   double usable_fraction = 0.9;
+  bool merge_quiet_steps = true;
+};
+
+// A planned quiet step fell on the time of another event (see above).
+struct QuietStepTie : std::runtime_error {
+  QuietStepTie() : std::runtime_error("decode: a planned step shares its time with another event") {}
 };
 
 class DecodeInstance {
@@ -88,8 +117,17 @@ private:
   Time blocked_clock() const;
   void maybe_start_step();
   Time step_time();
+  Time plain_step_time(std::int64_t steps_done) const;
+  bool plan_quiet_steps();
+  void finish_plan();
+  void split_plan();
   void step_work_done();
   void end_step(Time started);
+  void catch_up(RequestState& request, std::int64_t step);
+  void plan(RequestState& request);
+  std::int64_t next_due(const RequestState& request) const;
+  void attend(RequestState& request);
+  Time verifying_step_time();
   void advance(RequestState& request);
   void verify(RequestState& request);
   void commit(RequestState& request, int tokens);
@@ -110,6 +148,30 @@ private:
   std::deque<RequestState*> rejoining_;
   std::deque<RequestState*> waiting_;
   std::vector<RequestState*> batch_;
+  struct Due {
+    std::int64_t step;
+    std::uint64_t order;
+    RequestState* request;
+  };
+  static bool later(const Due& a, const Due& b);
+  std::vector<Due> due_;  // a min-heap by (step, order); entries of a re-planned request go stale
+  std::int64_t steps_ = 0;
+  std::int64_t length_offset_ = 0;  // sum over the batch of kv_length - synced_step
+  int verifying_ = 0;               // members whose next step verifies
+  std::uint64_t next_order_ = 0;
+  struct Planned {
+    Time start;
+    Time work;
+    Time end;
+    std::uint64_t events;  // step events of the step-by-step simulation: 1 + kernel extensions
+  };
+  std::vector<Planned> plan_;  // empty when the step in progress runs on its own events
+  // Steps planned at most: doubled after a plan that ran out, cut to the steps that ran after a
+  // split, so a plan seldom computes many steps that a split then discards.
+  static constexpr std::size_t kMinPlanned = 4;
+  static constexpr std::size_t kMaxPlanned = 1024;
+  std::size_t plan_limit_ = kMinPlanned;
+  EventId plan_event_;
   int published_waiting_ = 0;
   bool stepping_ = false;
   Time step_started_;  // the step in progress: its start and its GPU work without KV kernels

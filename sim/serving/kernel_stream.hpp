@@ -7,9 +7,11 @@
 //
 // The stream remembers when its kernels ran, so that work sharing the GPU can be charged for them:
 // busy_within(a, b) is the kernel time inside [a, b). forget_before(t) drops kernels that ended by
-// t (no later question may start before t).
+// t (no later question may start before t). A listener, if set, hears the start of each kernel
+// with a positive duration before it is recorded (the decode instance sharing the GPU).
 
 #include <deque>
+#include <functional>
 
 #include "sim/core/time.hpp"
 
@@ -17,8 +19,11 @@ namespace lynxsim::serving {
 
 class KernelStream {
 public:
+  void on_submit(std::function<void(Time start)> listener) { listener_ = std::move(listener); }
+
   Time submit(Time ready_at, Time duration) {
     const Time start = max(ready_at, busy_until_);
+    if (listener_ && duration > Time::zero()) listener_(start);
     busy_until_ = start + duration;
     if (duration > Time::zero()) {
       if (!runs_.empty() && runs_.back().end == start) runs_.back().end = busy_until_;
@@ -50,6 +55,7 @@ private:
   };
   Time busy_until_ = Time::zero();
   std::deque<Run> runs_;
+  std::function<void(Time)> listener_;
 };
 
 }  // namespace lynxsim::serving

@@ -52,6 +52,13 @@ struct RequestState {
   bool joined = false;
   int drafts = 0;
 
+  // Decode batch bookkeeping (decode_instance.hpp): the instance's step count up to which the
+  // token counters above are current, the step at whose end the request next needs attention
+  // (-1 outside the batch), and its position in batch order.
+  std::int64_t synced_step = 0;
+  std::int64_t due_step = -1;
+  std::uint64_t batch_order = 0;
+
   int kv_length() const {
     return metrics.context_tokens + metrics.committed_tokens + drafts;
   }

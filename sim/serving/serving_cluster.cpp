@@ -62,8 +62,9 @@ std::vector<InstanceSpec> expand_instances(const InstanceSpec& first,
 
 ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
                                const quant::MethodSpec& method, double acceptance,
-                               const MethodQuality& quality)
-    : sim_(sim), config_(config), network_(config.make_network(sim)), router_(config.router) {
+                               const MethodQuality& quality, bool merge_quiet_steps)
+    : sim_(sim), config_(config), network_(config.make_network(sim)), router_(config.router),
+      merge_quiet_steps_(merge_quiet_steps) {
   if (config.layers_per_flow < 1) throw std::invalid_argument("layers_per_flow must be >= 1");
   if (config.prefill_schedule.chunked && config.prefill_schedule.max_batch_tokens < 1) {
     throw std::invalid_argument("chunked prefill needs max_batch_tokens >= 1");
@@ -146,7 +147,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
                           config_.speculation.max_draft_tokens, acceptance, method.speculative(),
-                          config_.decode_memory.usable_fraction};
+                          config_.decode_memory.usable_fraction, merge_quiet_steps_};
     decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_[i],
                                                        transfer_->decode_stream(i), dp, nullptr));
   }

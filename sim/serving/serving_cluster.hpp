@@ -32,8 +32,9 @@ namespace lynxsim::serving {
 
 class ServingCluster {
 public:
+  // merge_quiet_steps: decode instances fold quiet steps into one event (decode_instance.hpp).
   ServingCluster(Simulator& sim, const ServingConfig& config, const quant::MethodSpec& method,
-                 double acceptance, const MethodQuality& quality);
+                 double acceptance, const MethodQuality& quality, bool merge_quiet_steps = true);
 
   // Schedules the arrival of every request (they must outlive the run).
   void schedule(std::deque<RequestState>& requests);
@@ -72,6 +73,7 @@ private:
   std::vector<Arrival> arrivals_;
   std::size_t next_arrival_ = 0;
   std::optional<LinkUsage> links_;
+  bool merge_quiet_steps_ = true;
 };
 
 }  // namespace lynxsim::serving

@@ -55,8 +55,10 @@ double effective_acceptance(const ServingConfig& config, const quant::MethodSpec
   return quality.acceptance;
 }
 
-MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& method,
-                         const MethodQuality& quality, const SimulatorHook& hook) {
+namespace {
+
+MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& method,
+                      const MethodQuality& quality, const SimulatorHook& hook, bool merge_quiet_steps) {
   Simulator sim(config.seed);
   if (hook) hook(sim);
   MethodQuality used = quality;
@@ -64,7 +66,7 @@ MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& m
     used.acceptance = effective_acceptance(config, method, quality);
     used.acceptance_source = "scenario";
   }
-  ServingCluster cluster(sim, config, method, used.acceptance, used);
+  ServingCluster cluster(sim, config, method, used.acceptance, used, merge_quiet_steps);
   std::deque<RequestState> requests = make_requests(config, method);
   cluster.schedule(requests);
   sim.run();
@@ -79,6 +81,17 @@ MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& m
   }
   add_rates(result.cluster, result.requests, result.simulated_time);
   return result;
+}
+
+}  // namespace
+
+MethodResult run_serving(const ServingConfig& config, const quant::MethodSpec& method,
+                         const MethodQuality& quality, const SimulatorHook& hook) {
+  try {
+    return run_once(config, method, quality, hook, true);
+  } catch (const QuietStepTie&) {
+    return run_once(config, method, quality, hook, false);
+  }
 }
 
 }  // namespace lynxsim::serving

@@ -5,6 +5,8 @@
 //
 // Acceptance used for speculative methods, first found wins: the method's own `acceptance`, the
 // scenario's speculation.acceptance, the measured MethodQuality::acceptance.
+// Decode instances fold quiet steps into one event (decode_instance.hpp); in the rare run where a
+// folded step would share its picosecond with another event, the method runs again step by step.
 // Throws std::invalid_argument for impossible configurations, std::runtime_error for a request that
 // can never fit a decode instance's memory, std::logic_error if a request never finishes.
 
