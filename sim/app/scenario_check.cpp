@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <fmt/format.h>
-#include <numeric>
 #include <stdexcept>
 
 #include "sim/accuracy/kv/head_source.hpp"
@@ -20,43 +19,13 @@ namespace {
 
 using scenario::IssueList;
 
-// The field of a lynx method (midpoint anchor) the accuracy measurement refuses, with why (the
-// rules of accuracy::check_measurable, which stays the backstop); nullopt otherwise.
-std::optional<scenario::ScenarioIssue> lynx_problem(const quant::MethodSpec& m,
-                                                    const std::string& path) {
-  if (m.family != quant::MethodFamily::lynx ||
-      m.anchor_scheme != quant::AnchorScheme::midpoint) {
-    return std::nullopt;
-  }
-  const int bits = std::accumulate(m.planes.begin(), m.planes.end(), 0);
-  if (m.planes.size() < 2 || bits != 8) {
-    return scenario::ScenarioIssue{
-        scenario::pointer_child(path, "planes"),
-        fmt::format("a lynx method splits the 8-bit code into at least two planes whose widths "
-                    "add up to 8, got [{}] (the accuracy measurement needs it; "
-                    "\"accuracy\": {{\"enabled\": false}} skips it)", fmt::join(m.planes, ", "))};
-  }
-  if (m.decode_after_planes >= m.num_planes()) {
-    return scenario::ScenarioIssue{
-        scenario::pointer_child(path, "decode_after_planes"),
-        fmt::format("a lynx method decodes on an anchor of fewer planes than all {}, got {}",
-                    m.num_planes(), m.decode_after_planes)};
-  }
-  return std::nullopt;
-}
-
 void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
   if (!s.accuracy.enabled) return;
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
     const std::string path = fmt::format("/methods/{}", i);
-    if (const auto problem = lynx_problem(s.methods[i], path)) {
-      issues.add(problem->json_path, problem->message);
-      continue;
-    }
-    try {
-      accuracy::check_measurable(s.methods[i]);
-    } catch (const std::invalid_argument& e) {
-      issues.add(path, e.what());
+    if (const auto problem = accuracy::measurable_problem(s.methods[i])) {
+      issues.add(problem->field.empty() ? path : scenario::pointer_child(path, problem->field),
+                 problem->message + " (the accuracy measurement needs it; \"accuracy\": {\"enabled\": false} skips it)");
     }
   }
 }

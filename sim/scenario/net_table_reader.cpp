@@ -1,8 +1,6 @@
 #include "sim/scenario/net_table_reader.hpp"
 
-#include <algorithm>
 #include <fmt/format.h>
-#include <stdexcept>
 
 namespace lynxsim::scenario {
 
@@ -38,13 +36,6 @@ std::optional<std::vector<std::string>> read_names(ObjectReader& r, const Field&
   if (!ok) return std::nullopt;
   resolved[std::string(f.key)] = names;
   return names;
-}
-
-const FieldSection& net_table(std::string_view id) {
-  const auto sections = network_field_sections();
-  const auto it = std::find_if(sections.begin(), sections.end(), [&](const FieldSection& s) { return s.id == id; });
-  if (it == sections.end()) throw std::logic_error(fmt::format("no network field table \"{}\"", id));
-  return *it;
 }
 
 }  // namespace lynxsim::scenario

@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "sim/scenario/json_fields.hpp"
-#include "sim/scenario/network_fields.hpp"
 
 namespace lynxsim::scenario {
 
@@ -21,8 +20,5 @@ void keep_written(const nlohmann::json& written, nlohmann::json& resolved);
 
 // An array of names (check_name), recorded in resolved[f.key]; nullopt when absent or wrong.
 std::optional<std::vector<std::string>> read_names(ObjectReader& r, const Field& f, nlohmann::json& resolved);
-
-// The table `id` of network_field_sections().
-const FieldSection& net_table(std::string_view id);
 
 }  // namespace lynxsim::scenario

@@ -54,7 +54,7 @@ std::vector<TracePoint> read_points(ObjectReader& r, json& res) {
 }
 
 BandwidthTraceSpec read_trace(ObjectReader& r, json& res, const std::string& base_dir) {
-  const FieldSection& F = net_table("bandwidth-trace");
+  const FieldSection& F = field_section("bandwidth-trace");
   BandwidthTraceSpec t;
   t.link = r.string(F["link"]).value_or("");
   t.repeat = r.boolean(F["repeat"]).value_or(false);
@@ -78,7 +78,7 @@ BandwidthTraceSpec read_trace(ObjectReader& r, json& res, const std::string& bas
 }
 
 BackgroundSpec read_background(ObjectReader& r, json&) {
-  const FieldSection& F = net_table("background");
+  const FieldSection& F = field_section("background");
   BackgroundSpec b;
   b.src = r.string(F["src"]).value_or("");
   b.dst = r.string(F["dst"]).value_or("");
@@ -114,8 +114,8 @@ std::vector<double> read_weights(ObjectReader& r, int classes, json& res) {
 
 SchedulingSpec read_scheduling(ObjectReader& parent, json& resolved) {
   static const json kEmpty = json::object();
-  const FieldSection& F = net_table("scheduling");
-  const json* v = parent.get(net_table("network")["scheduling"].key);
+  const FieldSection& F = field_section("scheduling");
+  const json* v = parent.get(field_section("network")["scheduling"].key);
   ObjectReader r(v != nullptr ? *v : kEmpty, parent.child("scheduling"), parent.issues());
   json res = json::object();
   r.resolve_into(res);
@@ -188,7 +188,7 @@ void check_names(IssueList& issues, const Topology& t, const NetworkSpec& s, con
 }
 
 void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::string& base_dir) {
-  const FieldSection& F = net_table("network");
+  const FieldSection& F = field_section("network");
   (void)r.string(F["preset"]);
   s.setup_time = r.time(F["setup_time"]).value_or(Time::zero());
   s.pool_hosts = {read_names(r, F["prefill_hosts"], res).value_or(std::vector<std::string>{}),
@@ -211,7 +211,7 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
   json res = json::object();
   r.resolve_into(res);
   NetworkSpec s;
-  if (const json* topology = r.get(net_table("network")["topology"].key, true)) {
+  if (const json* topology = r.get(field_section("network")["topology"].key, true)) {
     try {
       json topology_res;
       s.topology = parse_topology(*topology, pointer_child(p, "topology"), limits, &topology_res);

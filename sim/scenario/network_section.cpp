@@ -29,7 +29,7 @@ namespace fs = std::filesystem;
 namespace {
 
 std::optional<nlohmann::json> expand_shorthand(ObjectReader& r) {
-  const FieldSection& F = net_table("network-shorthand");
+  const FieldSection& F = field_section("network-shorthand");
   const std::size_t issues_before = r.issues().size();
   const auto kind = r.string(F["topology"]);
   const auto rate = r.bit_rate(F["bandwidth"]);

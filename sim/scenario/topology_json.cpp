@@ -35,7 +35,7 @@ std::optional<LinkSpec> link_at(ObjectReader& parent, const Field& f, json& reso
   ObjectReader r(*v, parent.child(f.key), parent.issues());
   json res = json::object();
   r.resolve_into(res);
-  const LinkSpec link = link_fields(r, net_table("link"));
+  const LinkSpec link = link_fields(r, field_section("link"));
   r.finish();
   keep_written(*v, res);
   resolved[std::string(f.key)] = std::move(res);
@@ -43,7 +43,7 @@ std::optional<LinkSpec> link_at(ObjectReader& parent, const Field& f, json& reso
 }
 
 LeafSpineTopology read_leaf_spine(ObjectReader& r, json& res) {
-  const FieldSection& F = net_table("topology-leaf-spine");
+  const FieldSection& F = field_section("topology-leaf-spine");
   LeafSpineTopology t;
   t.leaves = r.count(F["leaves"]).value_or(1);
   t.hosts_per_leaf = r.count(F["hosts_per_leaf"]).value_or(1);
@@ -65,7 +65,7 @@ LeafSpineTopology read_leaf_spine(ObjectReader& r, json& res) {
 }
 
 FatTreeTopology read_fat_tree(ObjectReader& r, json& res) {
-  const FieldSection& F = net_table("topology-fat-tree");
+  const FieldSection& F = field_section("topology-fat-tree");
   FatTreeTopology t{r.count(F["k"]).value_or(2), link_at(r, F["link"], res).value_or(LinkSpec{}), {}};
   if (t.k % 2 != 0) r.issues().add(r.child("k"), "must be even");
   t.host_link = link_at(r, F["host_link"], res);
@@ -73,13 +73,13 @@ FatTreeTopology read_fat_tree(ObjectReader& r, json& res) {
 }
 
 CrossDcTopology read_cross_dc(ObjectReader& r, json& res) {
-  const FieldSection& F = net_table("topology-cross-dc");
+  const FieldSection& F = field_section("topology-cross-dc");
   CrossDcTopology t;
   t.hosts_per_site = r.count(F["hosts_per_site"]).value_or(1);
   t.host_link = link_at(r, F["host_link"], res).value_or(LinkSpec{});
   const json* wan = r.get(F["wan"].key, true);
   if (wan == nullptr) return t;
-  const FieldSection& W = net_table("wan");
+  const FieldSection& W = field_section("wan");
   ObjectReader w(*wan, r.child("wan"), r.issues());
   json wres = json::object();
   w.resolve_into(wres);
@@ -93,7 +93,7 @@ CrossDcTopology read_cross_dc(ObjectReader& r, json& res) {
 }
 
 GraphTopology read_graph(ObjectReader& r, json& res) {
-  const FieldSection& F = net_table("topology-graph");
+  const FieldSection& F = field_section("topology-graph");
   GraphTopology g;
   g.hosts = read_names(r, F["hosts"], res).value_or(std::vector<std::string>{});
   g.switches = read_names(r, F["switches"], res).value_or(std::vector<std::string>{});
@@ -103,7 +103,7 @@ GraphTopology read_graph(ObjectReader& r, json& res) {
     r.issues().add(r.child("links"), fmt::format("expected an array of links, got {}", describe_value(*links)));
     return g;
   }
-  const FieldSection& L = net_table("graph-link");
+  const FieldSection& L = field_section("graph-link");
   res["links"] = json::array();
   for (std::size_t i = 0; i < links->size(); ++i) {
     ObjectReader lr((*links)[i], pointer_child(r.child("links"), std::to_string(i)), r.issues());
@@ -124,13 +124,13 @@ GraphTopology read_graph(ObjectReader& r, json& res) {
 
 TopologySpec read_kind(ObjectReader& r, const std::string& kind, json& res) {
   if (kind == "single-link") {
-    return SingleLinkTopology{link_at(r, net_table("topology-single-link")["link"], res).value_or(LinkSpec{})};
+    return SingleLinkTopology{link_at(r, field_section("topology-single-link")["link"], res).value_or(LinkSpec{})};
   }
   if (kind == "leaf-spine") return read_leaf_spine(r, res);
   if (kind == "fat-tree") return read_fat_tree(r, res);
   if (kind == "cross-dc") return read_cross_dc(r, res);
   if (kind == "nvlink-island") {
-    const FieldSection& F = net_table("topology-nvlink-island");
+    const FieldSection& F = field_section("topology-nvlink-island");
     const int gpus = r.count(F["gpus"]).value_or(2);
     return NvlinkIslandTopology{gpus, link_at(r, F["nvlink"], res).value_or(LinkSpec{})};
   }
@@ -152,7 +152,7 @@ TopologySpec read_topology(const json& j, const std::string& p, IssueList& issue
   ObjectReader r(j, p, issues);
   json res = json::object();
   r.resolve_into(res);
-  (void)r.string(net_table("topology-" + name)["kind"]);
+  (void)r.string(field_section("topology-" + name)["kind"]);
   TopologySpec spec = read_kind(r, name, res);
   r.finish();
   keep_written(j, res);

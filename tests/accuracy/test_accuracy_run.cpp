@@ -139,11 +139,19 @@ TEST_CASE("the measurement refuses lynx methods it cannot reconstruct") {
   four_bits.planes = {2, 2};
   four_bits.bits = 4;
   CHECK_THROWS_AS(check_measurable(four_bits), std::invalid_argument);
+  REQUIRE(measurable_problem(four_bits).has_value());
+  CHECK(measurable_problem(four_bits)->field == "planes");
   MethodSpec all_planes = method_from_name("lynx-2+6");
   all_planes.decode_after_planes = 2;
   CHECK_THROWS_WITH_AS(check_measurable(all_planes), doctest::Contains("anchor"), std::invalid_argument);
+  CHECK(measurable_problem(all_planes)->field == "decode_after_planes");
+  MethodSpec qs_all_planes = method_from_name("lynx-qs");
+  qs_all_planes.decode_after_planes = 2;
+  CHECK(measurable_problem(qs_all_planes)->field == "decode_after_planes");
   MethodSpec deep = method_from_name("cachegen");
   deep.cachegen_level = 9;
   CHECK_THROWS_AS(check_measurable(deep), std::invalid_argument);
+  CHECK(measurable_problem(deep)->field == "cachegen_level");
+  CHECK_FALSE(measurable_problem(method_from_name("lynx-2+2+4")).has_value());
   CHECK(bits_per_element(method_from_name("lynx-qs"), true, 4096, 128, 32) == doctest::Approx(4.25));
 }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <numeric>
 #include <stdexcept>
 
@@ -10,19 +11,30 @@
 
 namespace lynxsim::accuracy {
 
-void check_measurable(const MethodSpec& m) {
-  const auto fail = [&m](const std::string& what) {
-    throw std::invalid_argument(fmt::format("method \"{}\": {}", m.name, what));
-  };
+std::optional<MeasurableProblem> measurable_problem(const MethodSpec& m) {
   const std::vector<std::string> problems = quant::validate_method(m);
-  if (!problems.empty()) fail(problems.front());
-  if (m.family == MethodFamily::lynx) {
-    if (m.planes.size() < 2 || m.bits != 8) fail("a lynx method needs at least two plane widths summing to 8");
-    if (!m.speculative()) fail("a lynx method decodes on an anchor of fewer planes than all of them");
+  if (!problems.empty()) return MeasurableProblem{"", problems.front()};
+  if (m.family == MethodFamily::lynx && (m.planes.size() < 2 || m.bits != 8)) {
+    return MeasurableProblem{"planes", fmt::format("a lynx method splits the 8-bit code into at least two planes "
+                                                   "whose widths add up to 8, got [{}]",
+                                                   fmt::join(m.planes, ", "))};
   }
-  if (m.family == MethodFamily::cachegen) {
-    const int levels = static_cast<int>(quant::cachegen_default_levels().size());
-    if (m.cachegen_level >= levels) fail("cachegen level out of range");
+  if (m.family == MethodFamily::lynx && !m.speculative()) {
+    return MeasurableProblem{"decode_after_planes",
+                             fmt::format("a lynx method decodes on an anchor of fewer planes than all {}, got {}",
+                                         m.num_planes(), m.decode_after_planes)};
+  }
+  const int levels = static_cast<int>(quant::cachegen_default_levels().size());
+  if (m.family == MethodFamily::cachegen && m.cachegen_level >= levels) {
+    return MeasurableProblem{"cachegen_level", fmt::format("cachegen level {} has no bins (0..{})",
+                                                           m.cachegen_level, levels - 1)};
+  }
+  return std::nullopt;
+}
+
+void check_measurable(const MethodSpec& m) {
+  if (const auto problem = measurable_problem(m)) {
+    throw std::invalid_argument(fmt::format("method \"{}\": {}", m.name, problem->message));
   }
 }
 

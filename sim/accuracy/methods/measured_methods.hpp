@@ -11,6 +11,7 @@
 // Bits per element count codes plus fp16 scale and minimum per group (and the bf16 window for KIVI);
 // for cachegen it is the fixed-length code size before entropy coding (an upper bound).
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,15 @@ using quant::method_from_name;
 using quant::MethodFamily;
 using quant::MethodSpec;
 
-// Throws std::invalid_argument when the measurement cannot reconstruct `method`: a lynx split that
-// is not at least two planes of an 8-bit code, a cachegen level without bins, an invalid method.
+// Why the measurement cannot reconstruct a method: a lynx split that is not at least two planes of
+// an 8-bit code, or that decodes only on all of them; a cachegen level without bins; an invalid
+// method. `field` is the method key concerned ("" for the method as a whole).
+struct MeasurableProblem {
+  std::string field;
+  std::string message;
+};
+std::optional<MeasurableProblem> measurable_problem(const MethodSpec& method);
+// Throws std::invalid_argument naming the method and its measurable_problem, if any.
 void check_measurable(const MethodSpec& method);
 
 // bf16, int8, int4, kivi2, kivi4, lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, cachegen.
