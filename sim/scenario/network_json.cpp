@@ -120,11 +120,11 @@ SchedulingSpec read_scheduling(ObjectReader& parent, json& resolved) {
   json res = json::object();
   r.resolve_into(res);
   SchedulingSpec s;
-  s.policy = r.choice<SchedulingPolicy>(F["policy"], {{"request_order", SchedulingPolicy::request_order},
-                                                      {"strict", SchedulingPolicy::strict},
-                                                      {"weighted", SchedulingPolicy::weighted},
-                                                      {"fair", SchedulingPolicy::fair},
-                                                      {"aging", SchedulingPolicy::aging}});
+  if (const auto name = r.string(F["policy"])) {
+    const auto policy = scheduling_policy_from(*name);
+    if (!policy) field_table_mismatch(F["policy"], *name);
+    s.policy = *policy;
+  }
   s.classes = r.count(F["classes"]).value_or(s.classes);
   s.weights = read_weights(r, s.classes, res);
   s.max_wait = r.time(F["max_wait"]).value_or(s.max_wait);
