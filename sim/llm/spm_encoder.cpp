@@ -4,17 +4,12 @@
 #include <queue>
 #include <stdexcept>
 
+#include "sim/llm/utf8.hpp"
+
 namespace lynxsim::llm {
 namespace {
 
 const std::string kSpace = "\xE2\x96\x81";  // U+2581
-
-std::size_t utf8_char_length(unsigned char lead) {
-  if (lead >= 0xF0 && lead < 0xF8) return 4;
-  if (lead >= 0xE0 && lead < 0xF0) return 3;
-  if (lead >= 0xC0 && lead < 0xE0) return 2;
-  return 1;
-}
 
 struct Bigram {
   int left = 0;
@@ -76,15 +71,10 @@ void SpmEncoder::resegment(const std::string& text, const Symbol& symbol, const 
   resegment(text, Symbol{-1, -1, symbol.begin + left, right}, merges, out);
 }
 
-void SpmEncoder::encode(std::string_view raw, std::vector<int>& out) const {
-  std::string text;
-  for (const char c : raw) {
-    text += c == ' ' ? kSpace : std::string(1, c);
-  }
+std::vector<SpmEncoder::Symbol> SpmEncoder::characters(const std::string& text) {
   std::vector<Symbol> symbols;
   for (std::size_t pos = 0; pos < text.size();) {
-    const std::size_t n =
-        std::min(utf8_char_length(static_cast<unsigned char>(text[pos])), text.size() - pos);
+    const std::size_t n = std::min(utf8_length(static_cast<unsigned char>(text[pos])), text.size() - pos);
     const int index = static_cast<int>(symbols.size());
     symbols.push_back({index - 1, -1, pos, n});
     if (index > 0) {
@@ -92,6 +82,15 @@ void SpmEncoder::encode(std::string_view raw, std::vector<int>& out) const {
     }
     pos += n;
   }
+  return symbols;
+}
+
+void SpmEncoder::encode(std::string_view raw, std::vector<int>& out) const {
+  std::string text;
+  for (const char c : raw) {
+    text += c == ' ' ? kSpace : std::string(1, c);
+  }
+  std::vector<Symbol> symbols = characters(text);
   MergeMap revmerge;
   std::priority_queue<Bigram, std::vector<Bigram>, BigramOrder> queue;
   const auto try_add = [&](int left, int right) {

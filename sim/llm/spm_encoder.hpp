@@ -36,6 +36,8 @@ private:
     std::size_t length = 0;
   };
   using MergeMap = std::unordered_map<std::string, std::pair<std::size_t, std::size_t>>;
+  // One symbol per UTF-8 character of `text`, linked in order.
+  static std::vector<Symbol> characters(const std::string& text);
   void resegment(const std::string& text, const Symbol& symbol, const MergeMap& merges,
                  std::vector<int>& out) const;
   int lookup(std::string_view piece) const;

@@ -4,6 +4,7 @@
 #include <limits>
 #include <stdexcept>
 
+#include "sim/llm/utf8.hpp"
 
 namespace lynxsim::llm {
 namespace {
@@ -25,14 +26,6 @@ std::string utf8_encode(std::uint32_t cp) {
 
 bool printable_byte(int b) {
   return (b >= 33 && b <= 126) || (b >= 161 && b <= 172) || (b >= 174 && b <= 255);
-}
-
-// Bytes in the UTF-8 sequence that starts with `lead` (1 for a byte that cannot start one).
-std::size_t utf8_length(unsigned char lead) {
-  if (lead >= 0xF0 && lead < 0xF8) return 4;
-  if (lead >= 0xE0) return lead < 0xF0 ? 3 : 1;
-  if (lead >= 0xC0) return 2;
-  return 1;
 }
 
 bool is_special(TokenType type) {
