@@ -11,8 +11,6 @@
 #include "sim/core/parallel_for.hpp"
 #include "sim/accuracy/metrics/head_measurement.hpp"
 #include "sim/accuracy/kv/head_source.hpp"
-#include "sim/accuracy/kv/kv_file.hpp"
-#include "sim/accuracy/result_cache.hpp"
 
 namespace lynxsim::accuracy {
 namespace {
@@ -114,20 +112,6 @@ std::vector<int> needle_contexts(int context, int min_context) {
   return out;
 }
 
-std::string cache_key(const AccuracyRequest& r) {
-  std::ostringstream out;
-  out << "lynxsim-accuracy v" << kAccuracyCodeVersion << "|" << r.geometry.canonical() << "|context=" << r.context
-      << "|seed=" << r.seed << "|" << r.sampling.canonical() << "|methods=";
-  const auto methods = r.methods.empty() ? default_methods() : r.methods;
-  for (const auto& m : methods) out << m.canonical() << ";";
-  if (r.kv_file.empty()) {
-    out << "|profile=" << r.profile.canonical();
-  } else {
-    out << "|" << KvFile::open(r.kv_file).identity() << "|profile=" << r.profile.canonical();
-  }
-  return out.str();
-}
-
 AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   check_request(request);
   AccuracyRequest r = request;
@@ -136,7 +120,7 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   result.geometry = r.geometry;
   result.context = r.context;
   result.seed = r.seed;
-  result.source = r.kv_file.empty() ? "synthetic:" + r.profile.name : "file:" + r.kv_file;
+  result.source = r.kv_file ? "file:" + r.kv_file->path() : "synthetic:" + r.profile.name;
   result.sampling = r.sampling;
   result.sampled_layers = sample_indices(r.geometry.num_layers, r.sampling.layers);
   result.sampled_kv_heads = sample_indices(r.geometry.num_kv_heads, r.sampling.kv_heads);
@@ -149,18 +133,6 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   const std::vector<VariantTally> totals = measure_blocks(r, blocks, variants, contexts);
   for (std::size_t v = 0; v < variants.size(); ++v) result.rows.push_back(make_row(variants[v], totals[v], r, contexts));
   result.acceptance = acceptance_of(variants, totals);
-  return result;
-}
-
-AccuracyResult run_accuracy(const AccuracyRequest& request) {
-  if (request.cache_dir.empty()) return measure_accuracy(request);
-  const std::string key = cache_key(request);
-  if (auto cached = load_cached_result(request.cache_dir, key)) {
-    cached->from_cache = true;
-    return *cached;
-  }
-  AccuracyResult result = measure_accuracy(request);
-  store_cached_result(request.cache_dir, key, result);
   return result;
 }
 

@@ -2,11 +2,9 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "sim/accuracy/accuracy_json.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/accuracy_table.hpp"
 #include "sim/accuracy/real_model/real_model_eval.hpp"
-#include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/accuracy/real_model/real_model_table.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/serving/kv_bytes.hpp"
@@ -16,9 +14,18 @@
 #include "sim/app/run_progress.hpp"
 #include "sim/llm/model_path.hpp"
 #include "sim/quant/method_spec.hpp"
+#include "sim/store/accuracy_cache.hpp"
+#include "sim/store/accuracy_json.hpp"
+#include "sim/store/kv_file.hpp"
+#include "sim/store/real_model_cache.hpp"
+#include "sim/store/real_model_json.hpp"
 
 namespace lynxsim::app {
 namespace {
+
+std::string cache_dir(const DataPaths& data, const AccuracyOptions& options) {
+  return options.no_cache ? std::string() : data.accuracy_cache().string();
+}
 
 int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   accuracy::RealModelRequest request;
@@ -35,12 +42,11 @@ int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   for (const std::string& name : options.methods) {
     request.methods.push_back(quant::method_from_name(name));
   }
-  if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   request.seed = options.seed;
-  const accuracy::RealModelResult result = accuracy::run_real_model(request);
+  const accuracy::RealModelResult result = store::run_real_model(request, cache_dir(data, options));
   if (options.json) {
-    fmt::print("{}\n", accuracy::real_result_to_json(result).dump(2));
+    fmt::print("{}\n", store::real_result_to_json(result).dump(2));
   } else {
     fmt::print("{}", accuracy::render_real_model_table(result));
   }
@@ -71,15 +77,14 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   for (const std::string& name : options.methods) {
     request.methods.push_back(quant::method_from_name(name));
   }
-  if (options.kv_file) request.kv_file = options.kv_file->string();
-  if (!options.no_cache) request.cache_dir = data.accuracy_cache().string();
+  if (options.kv_file) request.kv_file = store::KvFile::open_shared(options.kv_file->string());
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   CountProgress progress(progress_wanted(options.progress, false), "accuracy: KV blocks");
   request.on_block_done = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
-  const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
+  const accuracy::AccuracyResult result = store::run_accuracy(request, cache_dir(data, options));
   progress.finish();
   if (options.json) {
-    fmt::print("{}\n", accuracy::result_to_json(result).dump(2));
+    fmt::print("{}\n", store::result_to_json(result).dump(2));
   } else {
     fmt::print("{}", accuracy::render_accuracy_table(result));
     print_run_acceptance(data, options, result);

@@ -2,12 +2,12 @@
 #include <fmt/format.h>
 #include <span>
 
-#include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/app/bench_llm.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/llm/model.hpp"
 #include "sim/llm/model_path.hpp"
 #include "sim/llm/throughput.hpp"
+#include "sim/store/text_file.hpp"
 
 namespace lynxsim::app {
 
@@ -20,7 +20,7 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
   const llm::Model model = llm::Model::load(path);
   const double load_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - load_start).count();
   const auto text = data.essay_text();
-  const std::vector<int> tokens = accuracy::load_text_tokens(model, text.string());
+  const std::vector<int> tokens = store::load_text_tokens(model, text.string());
   const auto prompt_tokens = static_cast<std::size_t>(options.context);
   if (tokens.size() < prompt_tokens) {
     throw InputError(fmt::format("--context {}: {} holds only {} tokens", options.context, text.string(),

@@ -3,7 +3,7 @@
 #include <fmt/format.h>
 #include <thread>
 
-#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
+#include "sim/accuracy/calibration/calibration_table.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
@@ -13,6 +13,9 @@
 #include "sim/llm/model_path.hpp"
 #include "sim/report/atomic_write.hpp"
 #include "sim/quant/method_spec.hpp"
+#include "sim/store/acceptance_calibration_file.hpp"
+#include "sim/store/accuracy_cache.hpp"
+#include "sim/store/real_model_cache.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -39,7 +42,6 @@ accuracy::RealModelRequest real_request(const DataPaths& data, const CalibrateOp
   r.acceptance_stride = o.stride;
   r.continuation_tokens = o.samples * o.stride;
   r.passkey_contexts.clear();
-  r.cache_dir = data.accuracy_cache().string();
   r.threads = threads;
   r.seed = o.seed;
   return r;
@@ -51,9 +53,8 @@ accuracy::AccuracyResult proxy_result(const DataPaths& data, const accuracy::Rea
   proxy.context = context;
   proxy.seed = r.seed;
   proxy.methods = r.methods;
-  proxy.cache_dir = r.cache_dir;
   proxy.threads = r.threads;
-  return accuracy::run_accuracy(proxy);
+  return store::run_accuracy(proxy, data.accuracy_cache().string());
 }
 
 }  // namespace
@@ -61,7 +62,7 @@ accuracy::AccuracyResult proxy_result(const DataPaths& data, const accuracy::Rea
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options) {
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const accuracy::RealModelRequest request = real_request(data, options, threads);
-  const accuracy::RealModelResult real = accuracy::run_real_model(request);
+  const accuracy::RealModelResult real = store::run_real_model(request, data.accuracy_cache().string());
   accuracy::CalibrationFile file;
   file.model = kCalibrationModel;
   file.seed = options.seed;
@@ -74,7 +75,7 @@ int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options) {
   }
   const auto out = options.out.value_or(data.acceptance_calibration());
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
-  report::write_file_atomic(out, accuracy::calibration_to_json(file).dump(2) + "\n");
+  report::write_file_atomic(out, store::calibration_to_json(file).dump(2) + "\n");
   fmt::print("{}\nwritten: {}\n", accuracy::render_calibration_table(file.entries), out.string());
   return 0;
 }

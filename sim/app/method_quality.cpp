@@ -6,11 +6,15 @@
 #include <optional>
 #include <thread>
 
-#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
+#include "sim/accuracy/calibration/calibration_table.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/methods/cachegen_sizes.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/serving/kv_bytes.hpp"
+#include "sim/store/acceptance_calibration_file.hpp"
+#include "sim/store/accuracy_cache.hpp"
+#include "sim/store/cachegen_sizes_cache.hpp"
+#include "sim/store/kv_file.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -70,6 +74,8 @@ serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
   return q;
 }
 
+std::string accuracy_cache_dir(const scenario::Scenario& s) { return (s.cache_dir / "accuracy").string(); }
+
 int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
@@ -78,24 +84,23 @@ void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
   r.geometry = serving::kv_geometry_of(s.serving.model);
   r.chunk_tokens = m.cachegen.chunk_tokens;
   r.seed = s.accuracy.seed;
-  if (s.accuracy.kv_file) r.kv_file = s.accuracy.kv_file->string();
-  r.cache_dir = (s.cache_dir / "accuracy").string();
+  if (s.accuracy.kv_file) r.kv_file = store::KvFile::open_shared(s.accuracy.kv_file->string());
   r.threads = hardware_threads();
-  q.cachegen_level_ratios = accuracy::run_cachegen_sizes(r).ratios();
+  q.cachegen_level_ratios = store::run_cachegen_sizes(r, accuracy_cache_dir(s)).ratios();
   q.measured_size_ratio = q.cachegen_level_ratios.at(static_cast<std::size_t>(m.cachegen_level));
 }
 
 std::optional<accuracy::CalibrationFile> load_calibration(const DataPaths& data) {
   const auto path = data.acceptance_calibration();
   if (!std::filesystem::exists(path)) return std::nullopt;
-  return accuracy::read_calibration_file(path);
+  return store::read_calibration_file(path);
 }
 
 std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities(s.methods.size());
   if (!s.accuracy.enabled) return qualities;
   const accuracy::AccuracyRequest request = precision_request(s);
-  const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
+  const accuracy::AccuracyResult result = store::run_accuracy(request, accuracy_cache_dir(s));
   const auto calibration = load_calibration(data);
   const AcceptanceContext a{s.serving.model.name, request.context, calibration ? &*calibration : nullptr};
   for (std::size_t i = 0; i < s.methods.size(); ++i) qualities[i] = quality_of(result, s.methods[i], a);
@@ -110,8 +115,7 @@ accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
   request.context = representative_context(s.serving);
   request.seed = s.accuracy.seed;
   request.methods = s.methods;
-  if (s.accuracy.kv_file) request.kv_file = s.accuracy.kv_file->string();
-  request.cache_dir = (s.cache_dir / "accuracy").string();
+  if (s.accuracy.kv_file) request.kv_file = store::KvFile::open_shared(s.accuracy.kv_file->string());
   request.threads = hardware_threads();
   return request;
 }

@@ -13,6 +13,7 @@
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/resource_estimate.hpp"
+#include "sim/store/kv_file.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -42,7 +43,7 @@ void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
       const accuracy::AccuracyRequest request = precision_request(s);
       const accuracy::HeadSource source(request);
     } else if (cachegen) {
-      (void)accuracy::KvFile::open(s.accuracy.kv_file->string());
+      (void)store::KvFile::open(s.accuracy.kv_file->string());
     }
   } catch (const std::exception& e) {
     issues.add("/accuracy/kv_file", e.what());

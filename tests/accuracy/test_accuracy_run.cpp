@@ -7,12 +7,13 @@
 #include <nlohmann/json.hpp>
 
 #include "accuracy_test_util.hpp"
-#include "sim/accuracy/accuracy_json.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/accuracy_table.hpp"
-#include "sim/accuracy/result_cache.hpp"
+#include "sim/store/accuracy_json.hpp"
 
 using namespace lynxsim::accuracy;
+using lynxsim::store::result_from_json;
+using lynxsim::store::result_to_json;
 
 namespace {
 
@@ -91,26 +92,6 @@ TEST_CASE("results do not depend on the thread count and survive a JSON round tr
   CHECK(result_to_json(a).dump() == result_to_json(b).dump());
   CHECK(result_to_json(result_from_json(result_to_json(a))).dump() == result_to_json(a).dump());
   CHECK(a.row("int4").key_snr_db == small_result().row("int4").key_snr_db);
-}
-
-TEST_CASE("run_accuracy caches on disk keyed by every input") {
-  AccuracyRequest r = small_request();
-  r.context = 2048;
-  r.methods = {method_from_name("int8")};
-  r.cache_dir = testing::scratch_dir("cache");
-  const auto first = run_accuracy(r);
-  CHECK_FALSE(first.from_cache);
-  CHECK(std::filesystem::exists(cache_file_path(r.cache_dir, cache_key(r))));
-  const auto second = run_accuracy(r);
-  CHECK(second.from_cache);
-  CHECK(result_to_json(first).dump() == result_to_json(second).dump());
-  AccuracyRequest other = r;
-  other.seed = 4;
-  CHECK(cache_key(other) != cache_key(r));
-  other = r;
-  other.profile.needle_margin = 4.0;
-  CHECK(cache_key(other) != cache_key(r));
-  CHECK_FALSE(run_accuracy(other).from_cache);
 }
 
 TEST_CASE("the text table lists every method and the acceptance section") {

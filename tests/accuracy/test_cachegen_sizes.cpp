@@ -54,22 +54,6 @@ TEST_CASE("CacheGen sizes sample the first layer of every bins class and interpo
   CHECK(b[0] > b[3]);
 }
 
-TEST_CASE("CacheGen sizes are cached on disk and read back identically") {
-  CacheGenSizeRequest r = small_request();
-  r.cache_dir = testing::scratch_dir("cachegen_sizes");
-  const CacheGenSizes first = run_cachegen_sizes(r);
-  CHECK_FALSE(first.from_cache);
-  const CacheGenSizes second = run_cachegen_sizes(r);
-  CHECK(second.from_cache);
-  REQUIRE(second.levels.size() == first.levels.size());
-  for (std::size_t l = 0; l < first.levels.size(); ++l) {
-    CHECK(second.levels[l].ratio_to_bf16 == first.levels[l].ratio_to_bf16);
-    CHECK(second.levels[l].bytes_per_token_per_layer == first.levels[l].bytes_per_token_per_layer);
-  }
-  r.seed = 2;
-  CHECK_FALSE(run_cachegen_sizes(r).from_cache);
-}
-
 TEST_CASE("decoding the coded chunk gives the accuracy path's cachegen reconstruction bit for bit") {
   const KvGeometry g{"one-head", 4, 1, 4, 128, 500000.0};
   const HeadKv head = generate_synthetic_head(g, default_kv_profile(), 2, 0, 400, {399}, 7);

@@ -10,11 +10,12 @@
 #include "sim/accuracy/methods/method_codec.hpp"
 #include "sim/accuracy/calibration/real_acceptance_calibration.hpp"
 #include "sim/accuracy/real_model/real_kv_stats.hpp"
-#include "sim/accuracy/real_model/real_model_cache.hpp"
-#include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/quant/half_precision.hpp"
+#include "sim/store/real_model_cache.hpp"
+#include "sim/store/real_model_json.hpp"
 
 using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
 
 namespace {
 

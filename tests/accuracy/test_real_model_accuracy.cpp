@@ -9,13 +9,15 @@
 #include "accuracy_test_util.hpp"
 #include "sim/core/cache_dir.hpp"
 #include "sim/accuracy/real_model/real_decode_steps.hpp"
-#include "sim/accuracy/real_model/real_model_cache.hpp"
 #include "sim/accuracy/real_model/real_model_eval.hpp"
-#include "sim/accuracy/real_model/real_model_json.hpp"
 #include "sim/accuracy/tasks/real_passkey.hpp"
 #include "sim/llm/model_path.hpp"
+#include "sim/store/real_model_cache.hpp"
+#include "sim/store/real_model_json.hpp"
+#include "sim/store/text_file.hpp"
 
 using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
 namespace llm = lynxsim::llm;
 
 namespace {
@@ -122,6 +124,7 @@ TEST_CASE("a small real-model measurement is complete, cached, and reread identi
   RealModelRequest r;
   r.model_path = llm::find_model(lynxsim::default_cache_dir())->string();
   r.text_path = kText;
+  r.text = read_text_file(kText);
   r.contexts = {96};
   r.methods = {method_from_name("int8"), method_from_name("lynx-4+4")};
   r.k_max = 4;
@@ -129,16 +132,16 @@ TEST_CASE("a small real-model measurement is complete, cached, and reread identi
   r.acceptance_stride = 4;
   r.continuation_tokens = 12;
   r.passkey_contexts = {};
-  r.cache_dir = testing::scratch_dir("real_model_run");
+  const std::string cache_dir = testing::scratch_dir("real_model_run");
   const RealModelResult result = measure_real_model(*model, r);
   const RealContextResult& c = result.at_context(96);
   CHECK(c.rows.size() == 3);
   CHECK(c.row("lynx-4+4").agreements == c.row("int8").agreements);
   CHECK(c.acceptance_of("lynx-4+4").samples() == 2);
   CHECK(c.reference_perplexity > 1.0);
-  store_cached_real_result(r.cache_dir, real_model_cache_key(r), result);
+  store_cached_real_result(cache_dir, real_model_cache_key(r), result);
   r.threads = 1;
-  const RealModelResult again = run_real_model(r);
+  const RealModelResult again = run_real_model(r, cache_dir);
   CHECK(again.from_cache);
   CHECK(real_result_to_json(again) == real_result_to_json(result));
   RealModelRequest too_long = r;

@@ -13,8 +13,11 @@
 #include "sim/accuracy/real_model/real_model_eval.hpp"
 #include "sim/accuracy/real_model/real_model_table.hpp"
 #include "sim/llm/model_path.hpp"
+#include "sim/store/text_file.hpp"
 
 using namespace lynxsim::accuracy;
+using lynxsim::store::load_text_tokens;
+using lynxsim::store::read_text_file;
 namespace llm = lynxsim::llm;
 
 namespace {
@@ -41,6 +44,7 @@ TEST_CASE("benchmark: the full real-model measurement at 4K tokens" * doctest::s
   RealModelRequest r;
   r.model_path = path->string();
   r.text_path = std::string(LYNXSIM_SOURCE_DIR) + "/data/texts/kv_essay.txt";
+  r.text = read_text_file(r.text_path);
   r.contexts = {env_int("LYNXSIM_BENCH_CONTEXT", 4096)};
   r.threads = env_int("LYNXSIM_BENCH_THREADS", 2);
   const auto wall_start = std::chrono::steady_clock::now();

@@ -5,8 +5,6 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "accuracy_test_util.hpp"
 #include "sim/accuracy/metrics/attention_math.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
@@ -81,26 +79,3 @@ TEST_CASE("rope preserves pair norms and is the identity at position 0") {
   CHECK(x[0] == doctest::Approx(std::cos(1000.0) * 1.0 - std::sin(1000.0) * 3.0).epsilon(1e-4));
 }
 
-TEST_CASE("the shipped llama-like profile equals the built-in default") {
-  const auto path = std::string(LYNXSIM_SOURCE_DIR) + "/configs/kv_profiles/llama-like.json";
-  CHECK(load_kv_profile(path).canonical() == default_kv_profile().canonical());
-}
-
-TEST_CASE("profile parsing reports every error with its JSON path") {
-  auto doc = kv_profile_to_json(default_kv_profile());
-  doc["keys"]["bogus"] = 1;
-  doc["values"]["ar_rho"] = "high";
-  doc["sink"].erase("value_scale");
-  doc["keys"]["ar_rho"] = nlohmann::json::array({0.9, 0.5});
-  try {
-    parse_kv_profile(doc);
-    FAIL("expected an error");
-  } catch (const std::invalid_argument& e) {
-    const std::string m = e.what();
-    CHECK(m.find("4 error(s)") != std::string::npos);
-    CHECK(m.find("/keys/bogus: unknown key") != std::string::npos);
-    CHECK(m.find("/values/ar_rho: expected a number") != std::string::npos);
-    CHECK(m.find("/sink/value_scale: missing") != std::string::npos);
-    CHECK(m.find("/keys/ar_rho") != std::string::npos);
-  }
-}

@@ -10,26 +10,26 @@
 namespace lynxsim::accuracy {
 namespace {
 
-void check_file_geometry(const KvFile& file, const AccuracyRequest& r) {
+void check_file_geometry(const KvTensors& file, const AccuracyRequest& r) {
   const KvGeometry& g = r.geometry;
   if (file.num_layers() != g.num_layers || file.num_kv_heads() != g.num_kv_heads || file.head_dim() != g.head_dim) {
-    throw std::invalid_argument("KV file " + r.kv_file + " has " + std::to_string(file.num_layers()) + " layers x " +
+    throw std::invalid_argument("KV file " + file.path() + " has " + std::to_string(file.num_layers()) + " layers x " +
                                 std::to_string(file.num_kv_heads()) + " KV heads x head dim " +
                                 std::to_string(file.head_dim()) + ", the model " + g.model + " needs " +
                                 std::to_string(g.num_layers) + " x " + std::to_string(g.num_kv_heads) + " x " +
                                 std::to_string(g.head_dim));
   }
   if (file.has_queries() && file.num_query_heads() != g.num_heads) {
-    throw std::invalid_argument("KV file " + r.kv_file + ": q tensors have " + std::to_string(file.num_query_heads()) +
+    throw std::invalid_argument("KV file " + file.path() + ": q tensors have " + std::to_string(file.num_query_heads()) +
                                 " heads, the model has " + std::to_string(g.num_heads));
   }
   if (r.context > file.tokens()) {
-    throw std::invalid_argument("KV file " + r.kv_file + " holds " + std::to_string(file.tokens()) +
+    throw std::invalid_argument("KV file " + file.path() + " holds " + std::to_string(file.tokens()) +
                                 " tokens, fewer than the context " + std::to_string(r.context));
   }
 }
 
-void captured_queries(HeadKv& block, const KvFile& file, const KvGeometry& g, int wanted, int needles) {
+void captured_queries(HeadKv& block, const KvTensors& file, const KvGeometry& g, int wanted, int needles) {
   const int per_head = file.num_queries();
   const int group = g.group_size();
   const int total = per_head * group;
@@ -50,8 +50,8 @@ void captured_queries(HeadKv& block, const KvFile& file, const KvGeometry& g, in
 }  // namespace
 
 HeadSource::HeadSource(const AccuracyRequest& request) : request_(request) {
-  if (!request.kv_file.empty()) {
-    file_ = KvFile::open(request.kv_file);
+  if (request.kv_file) {
+    file_ = request.kv_file.get();
     check_file_geometry(*file_, request);
   }
 }

@@ -10,11 +10,9 @@
 // otherwise queries are synthesized along the key mean direction (query_model.hpp) with the
 // profile's logit spread. No sink is inserted into captured keys: a real model has its own.
 
-#include <memory>
-#include <optional>
 
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/kv/kv_file.hpp"
+#include "sim/accuracy/kv/kv_tensors.hpp"
 
 namespace lynxsim::accuracy {
 
@@ -28,7 +26,7 @@ private:
   std::vector<int> positions(int layer, int kv_head) const;
 
   const AccuracyRequest& request_;
-  std::optional<KvFile> file_;
+  const KvTensors* file_ = nullptr;
 };
 
 }  // namespace lynxsim::accuracy

@@ -1,6 +1,7 @@
 #pragma once
-// Parameters of the synthetic K/V generator (synthetic_kv.hpp), read from a JSON profile
-// (configs/kv_profiles/*.json; the fields are documented in docs/accuracy.md).
+// Parameters of the synthetic K/V generator (synthetic_kv.hpp). Profiles are JSON files
+// (configs/kv_profiles/*.json; the fields are documented in docs/accuracy.md) that the store layer
+// reads (sim/store/kv_profile_json.hpp).
 //
 // A Range [lo, hi] is drawn uniformly once per (layer, KV head). A DepthRange interpolates linearly
 // between its "shallow" (layer 0) and "deep" (last layer) ranges with the layer's depth
@@ -8,13 +9,8 @@
 // scales are multiples of the median key-channel standard deviation (1.0); score_std is the standard
 // deviation of the attention logits q·k/sqrt(d) across the keys a query sees; margins are in units
 // of that standard deviation.
-//
-// Parsing is strict: every field is required, unknown keys and wrong types are errors, and all errors
-// of a profile are reported at once, each with its JSON path.
 
 #include <string>
-
-#include <nlohmann/json_fwd.hpp>
 
 namespace lynxsim::accuracy {
 
@@ -60,13 +56,8 @@ struct KvProfile {
   double sink_score_margin = 0.0;  // sink logit above the mean logit, in score std units
   double sink_value_scale = 0.0;   // sink value norm relative to an ordinary token
   double needle_margin = 0.0;      // needle logit above the mean distractor logit, in score std units
-
-  std::string canonical() const;  // compact JSON of every field, the cache-key form
 };
 
-KvProfile parse_kv_profile(const nlohmann::json& document);  // throws std::invalid_argument
-KvProfile load_kv_profile(const std::string& path);          // throws std::runtime_error / invalid_argument
-nlohmann::json kv_profile_to_json(const KvProfile& profile);
 // The built-in profile, identical to configs/kv_profiles/llama-like.json.
 const KvProfile& default_kv_profile();
 

@@ -2,14 +2,11 @@
 #include "sim/accuracy/methods/cachegen_sizes.hpp"
 
 #include <algorithm>
-#include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <utility>
 
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/kv/kv_file.hpp"
 #include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/cachegen_codec.hpp"
 
@@ -17,10 +14,6 @@ namespace lynxsim::accuracy {
 namespace {
 
 using quant::CacheGenLevel;
-
-const std::vector<CacheGenLevel>& levels_of(const CacheGenSizeRequest& r) {
-  return r.levels.empty() ? quant::cachegen_default_levels() : r.levels;
-}
 
 void check_request(const CacheGenSizeRequest& r) {
   r.geometry.validate();
@@ -51,7 +44,7 @@ void place_head(LayerTensors& out, const std::vector<float>& keys, const std::ve
   }
 }
 
-LayerTensors layer_tensors(const CacheGenSizeRequest& r, const std::optional<KvFile>& file, int layer) {
+LayerTensors layer_tensors(const CacheGenSizeRequest& r, const KvTensors* file, int layer) {
   const KvGeometry& g = r.geometry;
   const int tokens = r.chunk_tokens * r.num_chunks;
   const std::size_t n = static_cast<std::size_t>(tokens) * static_cast<std::size_t>(g.num_kv_heads * g.head_dim);
@@ -68,9 +61,9 @@ LayerTensors layer_tensors(const CacheGenSizeRequest& r, const std::optional<KvF
 }
 
 // Encoded bytes per token of one layer at every level.
-std::vector<double> encode_layer(const CacheGenSizeRequest& r, const std::optional<KvFile>& file, int layer) {
+std::vector<double> encode_layer(const CacheGenSizeRequest& r, const KvTensors* file, int layer) {
   const LayerTensors kv = layer_tensors(r, file, layer);
-  const auto& levels = levels_of(r);
+  const auto& levels = cachegen_levels_of(r);
   const std::size_t channels = static_cast<std::size_t>(r.geometry.num_kv_heads * r.geometry.head_dim);
   const std::size_t chunk_floats = static_cast<std::size_t>(r.chunk_tokens) * channels;
   quant::CacheGenOptions options;
@@ -92,8 +85,7 @@ std::vector<double> encode_layer(const CacheGenSizeRequest& r, const std::option
 }
 
 std::vector<std::vector<double>> encode_layers(const CacheGenSizeRequest& r, const std::vector<int>& layers) {
-  std::optional<KvFile> file;
-  if (!r.kv_file.empty()) file = KvFile::open(r.kv_file);
+  const KvTensors* file = r.kv_file.get();
   std::vector<std::vector<double>> per_layer(layers.size());
   parallel_for(layers.size(), r.threads,
                [&](std::size_t i) { per_layer[i] = encode_layer(r, file, layers[i]); });
@@ -143,23 +135,13 @@ std::vector<int> cachegen_sampled_layers(const KvGeometry& g, const std::vector<
   return {layers.begin(), layers.end()};
 }
 
-std::string cachegen_sizes_cache_key(const CacheGenSizeRequest& r) {
-  std::ostringstream out;
-  out << "lynxsim-cachegen-sizes v" << kCacheGenSizesVersion << "|" << r.geometry.canonical()
-      << "|chunk=" << r.chunk_tokens << "x" << r.num_chunks << "|layers=" << r.sampled_layers << "|seed=" << r.seed
-      << "|delta=" << r.delta << "|levels=";
-  for (const auto& l : levels_of(r)) {
-    out << l.name << ":" << l.keys.early_bins << "/" << l.keys.late_bins << "/" << l.keys.early_layers_of_32 << ","
-        << l.values.early_bins << "/" << l.values.late_bins << "/" << l.values.early_layers_of_32 << ";";
-  }
-  if (r.kv_file.empty()) out << "|profile=" << r.profile.canonical();
-  else out << "|" << KvFile::open(r.kv_file).identity();
-  return out.str();
+const std::vector<CacheGenLevel>& cachegen_levels_of(const CacheGenSizeRequest& r) {
+  return r.levels.empty() ? quant::cachegen_default_levels() : r.levels;
 }
 
 CacheGenSizes measure_cachegen_sizes(const CacheGenSizeRequest& r) {
   check_request(r);
-  const auto& levels = levels_of(r);
+  const auto& levels = cachegen_levels_of(r);
   CacheGenSizes result;
   result.geometry = r.geometry;
   result.chunk_tokens = r.chunk_tokens;

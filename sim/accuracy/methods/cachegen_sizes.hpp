@@ -30,15 +30,17 @@
 // time and change no number; the one difference is that the accuracy path takes the absmax over the
 // sampled head's channels instead of the whole layer, which is slightly optimistic.
 //
-// Cache: like accuracy results (result_cache.hpp), one JSON file per key in cache_dir, named by
-// FNV-1a 64 of the key, written atomically; the key lists every input and kCacheGenSizesVersion.
+// Cache: the store layer keeps measured sizes like accuracy results (sim/store/cachegen_sizes_cache.hpp);
+// its key lists every input and kCacheGenSizesVersion.
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
+#include "sim/accuracy/kv/kv_tensors.hpp"
 #include "sim/quant/cachegen_levels.hpp"
 
 namespace lynxsim::accuracy {
@@ -52,8 +54,7 @@ struct CacheGenSizeRequest {
   int sampled_layers = 4;  // evenly spaced, on top of the first layer of every bins class
   std::uint64_t seed = 1;
   KvProfile profile = default_kv_profile();
-  std::string kv_file;    // empty = synthetic
-  std::string cache_dir;  // empty = no cache
+  std::shared_ptr<const KvTensors> kv_file;  // null = synthetic
   std::vector<quant::CacheGenLevel> levels;  // empty = quant::cachegen_default_levels()
   bool delta = false;
   int threads = 2;
@@ -76,14 +77,13 @@ struct CacheGenSizes {
   std::vector<double> ratios() const;  // ratio_to_bf16 of every level
 };
 
-std::string cachegen_sizes_cache_key(const CacheGenSizeRequest& request);
 // Layers to encode: the first layer of every bins class of every level plus `count` evenly spaced.
 std::vector<int> cachegen_sampled_layers(const KvGeometry& geometry,
                                          const std::vector<quant::CacheGenLevel>& levels, int count);
 
-// Encodes without touching the cache; throws std::invalid_argument on a bad request.
+// The levels a request encodes: its own, or quant::cachegen_default_levels().
+const std::vector<quant::CacheGenLevel>& cachegen_levels_of(const CacheGenSizeRequest& request);
+// Encodes; throws std::invalid_argument on a bad request.
 CacheGenSizes measure_cachegen_sizes(const CacheGenSizeRequest& request);
-// Reads the cached result when present, otherwise measures and stores it.
-CacheGenSizes run_cachegen_sizes(const CacheGenSizeRequest& request);
 
 }  // namespace lynxsim::accuracy

@@ -2,26 +2,14 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
-#include "sim/accuracy/accuracy_rng.hpp"
 #include "sim/accuracy/methods/method_codec.hpp"
 #include "sim/accuracy/real_model/real_decode_steps.hpp"
-#include "sim/accuracy/real_model/real_model_cache.hpp"
 #include "sim/accuracy/tasks/real_passkey.hpp"
 
 namespace lynxsim::accuracy {
 namespace {
-
-std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read text file " + path);
-  std::ostringstream out;
-  out << in.rdbuf();
-  return out.str();
-}
 
 std::vector<MethodSpec> methods_of(const RealModelRequest& r) {
   return r.methods.empty() ? default_methods() : r.methods;
@@ -110,7 +98,7 @@ std::vector<RealPasskeyRow> measure_passkey(const llm::Model& model, const RealM
   if (r.passkey_contexts.empty()) return {};
   const std::vector<KvVariant> variants = kv_variants_of(methods_of(r));
   PasskeySettings settings{r.passkey_contexts, r.passkey_depths, r.passkey_trials, 8, r.threads, r.seed, {}};
-  if (r.passkey_in_text) settings.haystack = load_text_tokens(model, r.text_path);
+  if (r.passkey_in_text) settings.haystack = text_tokens(model, r.text);
   const auto found = run_passkey(model, variants, settings);
   std::vector<RealPasskeyRow> out;
   for (std::size_t v = 0; v < variants.size(); ++v) {
@@ -146,11 +134,11 @@ void RealModelRequest::validate() const {
   for (const auto& m : methods) check_measurable(m);
 }
 
-std::vector<int> load_text_tokens(const llm::Model& model, const std::string& text_path) {
+std::vector<int> text_tokens(const llm::Model& model, const std::string& text) {
   const llm::Tokenizer& tokenizer = model.tokenizer();
   std::vector<int> tokens;
   if (tokenizer.adds_bos() && tokenizer.bos_id() >= 0) tokens.push_back(tokenizer.bos_id());
-  const std::vector<int> body = tokenizer.encode(read_text(text_path), false);
+  const std::vector<int> body = tokenizer.encode(text, false);
   tokens.insert(tokens.end(), body.begin(), body.end());
   return tokens;
 }
@@ -185,7 +173,7 @@ void check_contexts_fit(const llm::Model& model, const std::vector<int>& text, c
 
 RealModelResult measure_real_model(const llm::Model& model, const RealModelRequest& r) {
   r.validate();
-  const std::vector<int> text = load_text_tokens(model, r.text_path);
+  const std::vector<int> text = text_tokens(model, r.text);
   check_contexts_fit(model, text, r);
   RealModelResult result;
   result.model = std::filesystem::path(r.model_path).filename().string();
@@ -194,42 +182,6 @@ RealModelResult measure_real_model(const llm::Model& model, const RealModelReque
   result.seed = r.seed;
   for (const int c : r.contexts) result.contexts.push_back(measure_context(model, text, c, r));
   result.passkey = measure_passkey(model, r);
-  return result;
-}
-
-std::string real_model_cache_key(const RealModelRequest& r) {
-  r.validate();
-  std::ostringstream out;
-  const auto model_path = std::filesystem::path(r.model_path);
-  out << "lynxsim-real-model v" << kRealModelCodeVersion << "|model=" << model_path.string()
-      << "|size=" << std::filesystem::file_size(model_path)
-      << "|mtime=" << std::filesystem::last_write_time(model_path).time_since_epoch().count();
-  const std::string text = read_text(r.text_path);
-  out << "|text=" << fnv1a64(text) << "/" << text.size() << "|contexts=";
-  for (const int c : r.contexts) out << c << ",";
-  out << "|methods=";
-  for (const auto& m : methods_of(r)) out << m.canonical() << ";";
-  out << "|k_max=" << r.k_max << "|samples=" << r.acceptance_samples << "x" << r.acceptance_stride
-      << "|continuation=" << r.continuation_tokens << "|passkey=";
-  for (const int c : r.passkey_contexts) out << c << ",";
-  out << "/";
-  for (const double d : r.passkey_depths) out << d << ",";
-  out << "/" << r.passkey_trials << (r.passkey_in_text ? "|passkey_in_text" : "") << "|seed=" << r.seed;
-  return out.str();
-}
-
-RealModelResult run_real_model(const RealModelRequest& r) {
-  const std::string key = r.cache_dir.empty() ? std::string() : real_model_cache_key(r);
-  if (!key.empty()) {
-    if (auto cached = load_cached_real_result(r.cache_dir, key)) {
-      cached->from_cache = true;
-      return *cached;
-    }
-  }
-  r.validate();
-  const llm::Model model = llm::Model::load(r.model_path);
-  RealModelResult result = measure_real_model(model, r);
-  if (!key.empty()) store_cached_real_result(r.cache_dir, key, result);
   return result;
 }
 

@@ -42,7 +42,8 @@ inline constexpr int kRealModelCodeVersion = 2;
 
 struct RealModelRequest {
   std::string model_path;  // GGUF; llm::find_model() finds SmolLM2 and Gemma 3
-  std::string text_path;   // plain UTF-8 text, e.g. data/texts/kv_essay.txt
+  std::string text_path;   // plain UTF-8 text, e.g. data/texts/kv_essay.txt (its name goes into the result)
+  std::string text;        // the contents of text_path (the store layer reads it)
   std::vector<int> contexts = {1024, 4096};
   std::vector<MethodSpec> methods;  // empty = default_methods()
   int k_max = 16;
@@ -54,20 +55,16 @@ struct RealModelRequest {
   int passkey_trials = 1;
   bool passkey_in_text = false;  // the needle in the text itself rather than in synthetic filler
   int threads = 2;
-  std::string cache_dir;  // empty = no cache
   std::uint64_t seed = 1;
 
   void validate() const;  // throws std::invalid_argument
 };
 
-std::string real_model_cache_key(const RealModelRequest& request);
-
-// Measures without the cache, on an already loaded model (its file is request.model_path).
+// Measures on an already loaded model (its file is request.model_path); the store layer's
+// run_real_model (sim/store/real_model_cache.hpp) loads the model and text and caches the result.
 RealModelResult measure_real_model(const llm::Model& model, const RealModelRequest& request);
-// Reads the cached result when present, otherwise loads the model, measures and stores.
-RealModelResult run_real_model(const RealModelRequest& request);
 
-// The text's tokens (no special tokens parsed).
-std::vector<int> load_text_tokens(const llm::Model& model, const std::string& text_path);
+// The text's tokens (a BOS when the tokenizer adds one; no special tokens parsed).
+std::vector<int> text_tokens(const llm::Model& model, const std::string& text);
 
 }  // namespace lynxsim::accuracy

@@ -8,7 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 class JsonChecker {
 public:
@@ -35,4 +35,4 @@ private:
   std::vector<std::string> errors_;
 };
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

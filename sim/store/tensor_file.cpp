@@ -1,4 +1,4 @@
-#include "sim/accuracy/kv/tensor_file.hpp"
+#include "sim/store/tensor_file.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -6,7 +6,7 @@
 
 #include "sim/quant/half_precision.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 std::string to_string(TensorDtype dtype) {
   switch (dtype) {
@@ -65,4 +65,4 @@ std::vector<std::uint8_t> encode_elements(const std::vector<float>& values, Tens
   return bytes;
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

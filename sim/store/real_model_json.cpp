@@ -1,11 +1,18 @@
-#include "sim/accuracy/real_model/real_model_json.hpp"
+#include "sim/store/real_model_json.hpp"
 
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
+
+using accuracy::PasskeyPoint;
+using accuracy::RealAcceptance;
+using accuracy::RealContextResult;
+using accuracy::RealModelResult;
+using accuracy::RealPasskeyRow;
+using accuracy::RealVariantRow;
 
 using nlohmann::json;
 
@@ -103,4 +110,4 @@ RealModelResult real_result_from_json(const json& j) {
   }
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -17,12 +17,11 @@
 //    "entries": [{"method": "lynx-4+4", "context": 1024, "proxy_acceptance": 0.77,
 //                 "real_acceptance": 0.996, "real_trials": 760}, ...]}
 // The miss ratio is not stored: it follows from the three numbers of an entry.
+// The file is read and written by the store layer (sim/store/acceptance_calibration_file.hpp).
 
-#include <filesystem>
+#include <cstdint>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "sim/accuracy/calibration/real_acceptance_calibration.hpp"
 
@@ -42,12 +41,5 @@ struct CalibrationFile {
   // the method has none.
   const AcceptanceCalibration* nearest(const std::string& method, int context) const;
 };
-
-nlohmann::json calibration_to_json(const CalibrationFile& file);
-// Throws std::invalid_argument naming `document` and the JSON path of every problem.
-CalibrationFile calibration_from_json(const nlohmann::json& value, const std::string& document);
-// Reads and checks a file; throws std::invalid_argument (naming the file) when it is unreadable,
-// not JSON or malformed.
-CalibrationFile read_calibration_file(const std::filesystem::path& path);
 
 }  // namespace lynxsim::accuracy

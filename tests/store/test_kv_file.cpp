@@ -5,15 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "accuracy_test_util.hpp"
+#include "../accuracy/accuracy_test_util.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
-#include "sim/accuracy/kv/kv_file.hpp"
-#include "sim/accuracy/kv/npy_format.hpp"
-#include "sim/accuracy/kv/safetensors_format.hpp"
+#include "sim/store/accuracy_cache.hpp"
+#include "sim/store/kv_file.hpp"
+#include "sim/store/npy_format.hpp"
+#include "sim/store/safetensors_format.hpp"
 #include "sim/accuracy/kv/synthetic_kv.hpp"
 #include "sim/quant/half_precision.hpp"
 
 using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
 
 namespace {
 
@@ -124,14 +126,14 @@ TEST_CASE("measurements run on a captured file and reject a mismatched geometry"
   AccuracyRequest r;
   r.geometry = g;
   r.context = kTokens;
-  r.kv_file = path;
+  r.kv_file = KvFile::open_shared(path);
   r.sampling.needle_min_context = 64;
   r.methods = {method_from_name("bf16"), method_from_name("int8"), method_from_name("int4")};
   const AccuracyResult result = measure_accuracy(r);
   CHECK(result.source == "file:" + path);
   CHECK(result.row("bf16").key_snr_db == doctest::Approx(200.0));
   CHECK(result.row("int8").key_snr_db > result.row("int4").key_snr_db + 15.0);
-  CHECK(cache_key(r).find("size=") != std::string::npos);
+  CHECK(accuracy_cache_key(r).find("size=") != std::string::npos);
   r.geometry.num_kv_heads = 4;
   r.geometry.num_heads = 8;
   CHECK_THROWS_WITH_AS(measure_accuracy(r), doctest::Contains("KV heads"), std::invalid_argument);

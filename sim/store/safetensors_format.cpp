@@ -1,4 +1,4 @@
-#include "sim/accuracy/kv/safetensors_format.hpp"
+#include "sim/store/safetensors_format.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
 
 using nlohmann::json;
@@ -107,4 +107,4 @@ void write_safetensors(const std::string& path, const std::vector<TensorData>& t
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -1,11 +1,18 @@
-#include "sim/accuracy/accuracy_json.hpp"
+#include "sim/store/accuracy_json.hpp"
 
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
+
+using accuracy::AccuracyResult;
+using accuracy::AccuracySampling;
+using accuracy::KvGeometry;
+using accuracy::MethodAcceptance;
+using accuracy::MethodPrecision;
+using accuracy::NeedlePoint;
 
 using nlohmann::json;
 
@@ -107,4 +114,4 @@ AccuracyResult result_from_json(const json& j) {
   }
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/kv/tensor_file.hpp"
+#include "sim/store/tensor_file.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 struct SafetensorsContents {
   std::map<std::string, TensorInfo> tensors;
@@ -26,4 +26,4 @@ SafetensorsContents read_safetensors_header(const std::string& path);  // throws
 void write_safetensors(const std::string& path, const std::vector<TensorData>& tensors,
                        const std::map<std::string, std::string>& metadata = {});
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -10,11 +10,11 @@
 
 #include <string>
 
-#include "sim/accuracy/kv/tensor_file.hpp"
+#include "sim/store/tensor_file.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 TensorInfo read_npy_header(const std::string& path, const std::string& name);  // throws std::runtime_error
 void write_npy(const std::string& path, const TensorData& tensor);
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

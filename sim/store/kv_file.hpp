@@ -13,33 +13,36 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
-#include "sim/accuracy/kv/tensor_file.hpp"
+#include "sim/accuracy/kv/kv_tensors.hpp"
+#include "sim/store/tensor_file.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
-class KvFile {
+class KvFile final : public accuracy::KvTensors {
 public:
-  static KvFile open(const std::string& path);  // throws std::runtime_error on a malformed file
+  // Throws std::runtime_error naming the file when it is missing or malformed.
+  static KvFile open(const std::string& path);
+  // The same, shared, as the accuracy requests take it.
+  static std::shared_ptr<const KvFile> open_shared(const std::string& path);
 
-  int num_layers() const { return num_layers_; }
-  int num_kv_heads() const { return num_kv_heads_; }
-  int tokens() const { return tokens_; }
-  int head_dim() const { return head_dim_; }
-  bool has_queries() const { return num_query_heads_ > 0; }
-  int num_query_heads() const { return num_query_heads_; }
-  int num_queries() const { return num_queries_; }
+  int num_layers() const override { return num_layers_; }
+  int num_kv_heads() const override { return num_kv_heads_; }
+  int tokens() const override { return tokens_; }
+  int head_dim() const override { return head_dim_; }
+  int num_query_heads() const override { return num_query_heads_; }
+  int num_queries() const override { return num_queries_; }
 
-  // The first `tokens` rows of one head, [tokens][head_dim].
-  std::vector<float> keys(int layer, int kv_head, int tokens) const;
-  std::vector<float> values(int layer, int kv_head, int tokens) const;
-  // All queries of one query head, [n_queries][head_dim].
-  std::vector<float> queries(int layer, int head) const;
+  std::vector<float> keys(int layer, int kv_head, int tokens) const override;
+  std::vector<float> values(int layer, int kv_head, int tokens) const override;
+  std::vector<float> queries(int layer, int head) const override;
 
+  std::string path() const override { return path_; }
   // Path, size and modification time: changes whenever the captured data may have changed.
-  std::string identity() const { return identity_; }
+  std::string identity() const override { return identity_; }
 
 private:
   const TensorInfo& tensor(const std::string& kind, int layer) const;
@@ -52,7 +55,8 @@ private:
   int head_dim_ = 0;
   int num_query_heads_ = 0;
   int num_queries_ = 0;
+  std::string path_;
   std::string identity_;
 };
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

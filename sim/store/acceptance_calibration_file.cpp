@@ -1,14 +1,17 @@
-#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
+#include "sim/store/acceptance_calibration_file.hpp"
 
-#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
 
-#include "sim/accuracy/json_checker.hpp"
+#include "sim/store/json_checker.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
+
+using accuracy::AcceptanceCalibration;
+using accuracy::CalibrationFile;
+using accuracy::kCalibrationSchemaVersion;
 
 constexpr int kMaxInt = std::numeric_limits<int>::max();
 
@@ -43,21 +46,6 @@ void read_header(JsonChecker& check, const nlohmann::json& v, CalibrationFile& f
 }
 
 }  // namespace
-
-const AcceptanceCalibration* CalibrationFile::nearest(const std::string& method, int context) const {
-  const auto distance = [context](const AcceptanceCalibration& e) {
-    return std::abs(static_cast<long long>(e.context) - context);
-  };
-  const AcceptanceCalibration* best = nullptr;
-  for (const auto& e : entries) {
-    if (e.method != method) continue;
-    if (best == nullptr || distance(e) < distance(*best) ||
-        (distance(e) == distance(*best) && e.context < best->context)) {
-      best = &e;
-    }
-  }
-  return best;
-}
 
 nlohmann::json calibration_to_json(const CalibrationFile& f) {
   nlohmann::json entries = nlohmann::json::array();
@@ -103,4 +91,4 @@ CalibrationFile read_calibration_file(const std::filesystem::path& path) {
   return calibration_from_json(value, path.string());
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -4,9 +4,10 @@
 #include <fstream>
 #include <string>
 
-#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
+#include "sim/store/acceptance_calibration_file.hpp"
 
 using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
 
 namespace {
 

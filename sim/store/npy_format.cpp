@@ -1,9 +1,9 @@
-#include "sim/accuracy/kv/npy_format.hpp"
+#include "sim/store/npy_format.hpp"
 
 #include <fstream>
 #include <stdexcept>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
@@ -104,4 +104,4 @@ void write_npy(const std::string& path, const TensorData& tensor) {
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

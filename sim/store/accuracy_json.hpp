@@ -8,10 +8,10 @@
 
 #include "sim/accuracy/accuracy_result.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
-nlohmann::json result_to_json(const AccuracyResult& result);
+nlohmann::json result_to_json(const accuracy::AccuracyResult& result);
 // Throws std::invalid_argument on a missing or mistyped field.
-AccuracyResult result_from_json(const nlohmann::json& document);
+accuracy::AccuracyResult result_from_json(const nlohmann::json& document);
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

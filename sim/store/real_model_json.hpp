@@ -8,10 +8,10 @@
 
 #include "sim/accuracy/real_model/real_model_result.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
-nlohmann::json real_result_to_json(const RealModelResult& result);
+nlohmann::json real_result_to_json(const accuracy::RealModelResult& result);
 // Throws std::invalid_argument on a missing or mistyped field.
-RealModelResult real_result_from_json(const nlohmann::json& document);
+accuracy::RealModelResult real_result_from_json(const nlohmann::json& document);
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

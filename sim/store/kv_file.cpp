@@ -1,12 +1,12 @@
-#include "sim/accuracy/kv/kv_file.hpp"
+#include "sim/store/kv_file.hpp"
 
 #include <filesystem>
 #include <stdexcept>
 
-#include "sim/accuracy/kv/npy_format.hpp"
-#include "sim/accuracy/kv/safetensors_format.hpp"
+#include "sim/store/npy_format.hpp"
+#include "sim/store/safetensors_format.hpp"
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 namespace {
 
 namespace fs = std::filesystem;
@@ -50,8 +50,13 @@ KvFile KvFile::open(const std::string& path) {
   KvFile file;
   file.tensors_ = fs::is_directory(path) ? npy_directory(path) : read_safetensors_header(path).tensors;
   file.check_layout(path);
+  file.path_ = path;
   file.identity_ = identity_of(path);
   return file;
+}
+
+std::shared_ptr<const KvFile> KvFile::open_shared(const std::string& path) {
+  return std::make_shared<const KvFile>(open(path));
 }
 
 void KvFile::check_layout(const std::string& path) {
@@ -110,4 +115,4 @@ std::vector<float> KvFile::queries(int layer, int head) const {
   return read_tensor_slice(tensor("q", layer), head * count, count);
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 enum class TensorDtype { f32, f16, bf16 };
 
@@ -43,4 +43,4 @@ struct TensorData {
   std::vector<float> values;
 };
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -1,10 +1,10 @@
-#include "sim/accuracy/json_checker.hpp"
+#include "sim/store/json_checker.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
-namespace lynxsim::accuracy {
+namespace lynxsim::store {
 
 void JsonChecker::error(const std::string& path, const std::string& message) {
   errors_.push_back(path + ": " + message);
@@ -111,4 +111,4 @@ std::vector<double> JsonChecker::pair(const nlohmann::json& object, const std::s
   return {lo, hi};
 }
 
-}  // namespace lynxsim::accuracy
+}  // namespace lynxsim::store

@@ -1,0 +1,16 @@
+#pragma once
+// Plain UTF-8 text files the real-model measurements read (data/texts/*.txt).
+
+#include <string>
+#include <vector>
+
+#include "sim/llm/model.hpp"
+
+namespace lynxsim::store {
+
+// The file's bytes; throws std::runtime_error naming the file when it cannot be read.
+std::string read_text_file(const std::string& path);
+// The file's tokens under the model's tokenizer (accuracy::text_tokens).
+std::vector<int> load_text_tokens(const llm::Model& model, const std::string& path);
+
+}  // namespace lynxsim::store

@@ -1,0 +1,48 @@
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "../accuracy/accuracy_test_util.hpp"
+#include "sim/store/accuracy_cache.hpp"
+#include "sim/store/accuracy_json.hpp"
+#include "sim/store/cache_file.hpp"
+
+using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
+
+namespace {
+
+AccuracyRequest small_request() {
+  AccuracyRequest r;
+  r.geometry = testing::small_geometry();
+  r.context = 8192;
+  r.seed = 3;
+  r.sampling.layers = 2;
+  r.sampling.kv_heads = 2;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("run_accuracy caches on disk keyed by every input") {
+  AccuracyRequest r = small_request();
+  r.context = 2048;
+  r.methods = {method_from_name("int8")};
+  const std::string dir = testing::scratch_dir("cache");
+  const auto first = run_accuracy(r, dir);
+  CHECK_FALSE(first.from_cache);
+  CHECK(std::filesystem::exists(cache_file_path(dir, accuracy_cache_key(r))));
+  const auto second = run_accuracy(r, dir);
+  CHECK(second.from_cache);
+  CHECK(result_to_json(first).dump() == result_to_json(second).dump());
+  AccuracyRequest other = r;
+  other.seed = 4;
+  CHECK(accuracy_cache_key(other) != accuracy_cache_key(r));
+  other = r;
+  other.profile.needle_margin = 4.0;
+  CHECK(accuracy_cache_key(other) != accuracy_cache_key(r));
+  CHECK_FALSE(run_accuracy(other, dir).from_cache);
+}

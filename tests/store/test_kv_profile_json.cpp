@@ -1,0 +1,35 @@
+#include <doctest/doctest.h>
+
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "sim/store/kv_profile_json.hpp"
+
+using namespace lynxsim::accuracy;
+using namespace lynxsim::store;
+
+TEST_CASE("the shipped llama-like profile equals the built-in default") {
+  const auto path = std::string(LYNXSIM_SOURCE_DIR) + "/configs/kv_profiles/llama-like.json";
+  CHECK(kv_profile_canonical(load_kv_profile(path)) == kv_profile_canonical(default_kv_profile()));
+}
+
+TEST_CASE("profile parsing reports every error with its JSON path") {
+  auto doc = kv_profile_to_json(default_kv_profile());
+  doc["keys"]["bogus"] = 1;
+  doc["values"]["ar_rho"] = "high";
+  doc["sink"].erase("value_scale");
+  doc["keys"]["ar_rho"] = nlohmann::json::array({0.9, 0.5});
+  try {
+    parse_kv_profile(doc);
+    FAIL("expected an error");
+  } catch (const std::invalid_argument& e) {
+    const std::string m = e.what();
+    CHECK(m.find("4 error(s)") != std::string::npos);
+    CHECK(m.find("/keys/bogus: unknown key") != std::string::npos);
+    CHECK(m.find("/values/ar_rho: expected a number") != std::string::npos);
+    CHECK(m.find("/sink/value_scale: missing") != std::string::npos);
+    CHECK(m.find("/keys/ar_rho") != std::string::npos);
+  }
+}
