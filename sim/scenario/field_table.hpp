@@ -61,7 +61,7 @@ struct FieldSection {
   const Field& operator[](std::string_view key) const;
 };
 
-// Every key table of a scenario, in the order docs/scenario.md shows them.
+// Every key table of a scenario, then those of a flow-list file, in the order docs/scenario.md shows them.
 std::span<const FieldSection> scenario_field_sections();
 // The table with this id; throws std::logic_error for an unknown id.
 const FieldSection& field_section(std::string_view id);

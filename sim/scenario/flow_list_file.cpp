@@ -9,7 +9,8 @@
 
 #include "sim/core/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/scenario/net_json_reader.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 
@@ -18,41 +19,20 @@ namespace {
 
 using json = nlohmann::json;
 
-std::optional<Bytes> read_size(JsonReader& r, const json& o, const std::string& p) {
-  const auto it = o.find("size");
-  if (it == o.end()) {
-    r.error(child(p, "size"), "missing required key");
-    return std::nullopt;
-  }
-  try {
-    if (!it->is_string()) throw UnitError("not a string");
-    const Bytes b = parse_bytes(it->get<std::string>());
-    if (b.value < 0) throw UnitError("must not be negative");
-    return b;
-  } catch (const std::exception& e) {
-    r.error(child(p, "size"), fmt::format("expected a size like \"64MB\": {}", e.what()));
-    return std::nullopt;
-  }
-}
-
-FlowListEntry read_flow(JsonReader& r, const json& j, const std::string& p) {
+FlowListEntry read_flow(const json& value, const std::string& path, IssueList& issues) {
+  const FieldSection& F = field_section("flow");
+  ObjectReader r(value, path, issues);
   FlowListEntry f;
-  if (!r.object(j, p, {"src", "dst", "size", "start", "class", "weight", "label"})) return f;
-  f.src = r.string(j, p, "src", true).value_or("");
-  f.dst = r.string(j, p, "dst", true).value_or("");
-  f.size = read_size(r, j, p).value_or(Bytes{0});
-  f.start = r.time(j, p, "start", false).value_or(Time::zero());
-  f.priority_class = r.integer(j, p, "class", false, 0).value_or(0);
-  f.weight = r.number(j, p, "weight", false).value_or(1.0);
-  if (!(f.weight > 0.0)) r.error(child(p, "weight"), "must be positive");
-  f.label = r.string(j, p, "label", false).value_or("");
+  if (!r.valid()) return f;
+  f.src = r.string(F["src"]).value_or("");
+  f.dst = r.string(F["dst"]).value_or("");
+  f.size = r.bytes(F["size"]).value_or(Bytes{0});
+  f.start = r.time(F["start"]).value_or(Time::zero());
+  f.priority_class = r.count(F["class"]).value_or(0);
+  f.weight = r.number(F["weight"]).value_or(1.0);
+  f.label = r.string(F["label"]).value_or("");
+  r.finish();
   return f;
-}
-
-std::string issues_text(const std::string& file, const std::vector<ScenarioIssue>& issues) {
-  std::string s = fmt::format("{}: invalid flow list:", file);
-  for (const auto& i : issues) s += fmt::format("\n  {}: {}", i.json_path, i.message);
-  return s;
 }
 
 std::vector<std::string> split_cells(const std::string& line) {
@@ -153,21 +133,18 @@ FlowListEntry read_csv_row(const CsvColumns& c, const std::vector<std::string>& 
 }  // namespace
 
 std::vector<FlowListEntry> parse_flow_list_json(const json& document, const std::string& file) {
-  std::vector<ScenarioIssue> issues;
-  JsonReader r(issues);
+  IssueList issues;
+  ObjectReader top(document, "", issues);
   std::vector<FlowListEntry> flows;
-  if (r.object(document, "", {"flows"})) {
-    const auto it = document.find("flows");
-    if (it == document.end() || !it->is_array()) {
-      r.error("/flows", "expected an array of flows");
-    } else {
-      for (std::size_t i = 0; i < it->size(); ++i) {
-        flows.push_back(read_flow(r, (*it)[i], "/flows/" + std::to_string(i)));
-        flows.back().where = fmt::format("{}: /flows/{}", file, i);
-      }
+  if (const json* list = top.get(field_section("flow-list")["flows"].key, true)) {
+    if (!list->is_array()) issues.add("/flows", fmt::format("expected an array of flows, got {}", describe_value(*list)));
+    for (std::size_t i = 0; list->is_array() && i < list->size(); ++i) {
+      flows.push_back(read_flow((*list)[i], fmt::format("/flows/{}", i), issues));
+      flows.back().where = fmt::format("{}: /flows/{}", file, i);
     }
   }
-  if (!issues.empty()) throw std::invalid_argument(issues_text(file, issues));
+  top.finish();
+  issues.throw_if_any(file);
   return flows;
 }
 
@@ -208,13 +185,7 @@ std::vector<FlowListEntry> load_flow_list(const std::string& file) {
     throw std::invalid_argument(fmt::format("flow list {}", e.what()));
   }
   if (!file.ends_with(".json")) return parse_flow_list_csv(text, file);
-  json document;
-  try {
-    document = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument(fmt::format("{}: not valid JSON: {}", file, e.what()));
-  }
-  return parse_flow_list_json(document, file);
+  return parse_flow_list_json(parse_json_document(text, file), file);
 }
 
 }  // namespace lynxsim::scenario

@@ -6,6 +6,7 @@
 
 #include "sim/scenario/field_table.hpp"
 #include "sim/scenario/field_tables.hpp"
+#include "sim/scenario/flow_list_fields.hpp"
 #include "sim/scenario/network_fields.hpp"
 
 // Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
@@ -199,6 +200,8 @@ std::span<const FieldSection> scenario_field_sections() {
         FieldSection{"slo", "/slo", kSlo},
         FieldSection{"accuracy", "/accuracy", kAccuracy},
     });
+    const auto flow_list = flow_list_field_sections();
+    all.insert(all.end(), flow_list.begin(), flow_list.end());
     return all;
   }();
   return sections;

@@ -24,36 +24,11 @@ std::string read_text(const fs::path& file) {
   }
 }
 
-std::string line_column(const std::string& text, std::size_t byte) {
-  std::size_t line = 1;
-  std::size_t column = 1;
-  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      column = 1;
-    } else {
-      ++column;
-    }
-  }
-  return fmt::format("line {}, column {}", line, column);
-}
-
-nlohmann::json parse_text(const std::string& text, const fs::path& file) {
-  try {
-    return parse_strict_json(text);
-  } catch (const StrictJsonError& e) {
-    if (!e.pointer().empty()) throw ScenarioError(file.string(), {{e.pointer(), e.what()}});
-    throw ScenarioError(file.string(),
-                        {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte()),
-                                          e.what())}});
-  }
-}
-
 }  // namespace
 
 Scenario load_scenario(const fs::path& file, const std::vector<std::string>& overrides,
                        const DataPaths& data) {
-  nlohmann::json document = parse_text(read_text(file), file);
+  nlohmann::json document = parse_json_document(read_text(file), file.string());
   const fs::path dir = file.parent_path().empty() ? fs::path(".") : file.parent_path();
   IssueList preset_issues;
   expand_network_preset(document, data, dir, preset_issues);

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/scenario_error.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -104,6 +105,34 @@ json parse_strict_json(const std::string& text) {
   StrictSax sax(root);
   json::sax_parse(text, &sax);
   return root;
+}
+
+namespace {
+
+std::string line_column(const std::string& text, std::size_t byte) {
+  std::size_t line = 1;
+  std::size_t column = 1;
+  for (std::size_t i = 0; i + 1 < byte && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 1;
+    } else {
+      ++column;
+    }
+  }
+  return fmt::format("line {}, column {}", line, column);
+}
+
+}  // namespace
+
+nlohmann::json parse_json_document(const std::string& text, const std::string& file) {
+  try {
+    return parse_strict_json(text);
+  } catch (const StrictJsonError& e) {
+    if (!e.pointer().empty()) throw ScenarioError(file, {{e.pointer(), e.what()}});
+    throw ScenarioError(file, {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte()),
+                                                e.what())}});
+  }
 }
 
 }  // namespace lynxsim::scenario

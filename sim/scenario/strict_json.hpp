@@ -34,5 +34,8 @@ private:
 };
 
 nlohmann::json parse_strict_json(const std::string& text);
+// parse_strict_json for the text of `file`: a violation throws ScenarioError naming the file, with
+// the JSON pointer, or for a grammar error the line and column.
+nlohmann::json parse_json_document(const std::string& text, const std::string& file);
 
 }  // namespace lynxsim::scenario

@@ -12,7 +12,7 @@ namespace {
 namespace fs = std::filesystem;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw std::runtime_error("KV file " + path + ": " + what);
+  throw std::invalid_argument("KV file " + path + ": " + what);
 }
 
 std::map<std::string, TensorInfo> npy_directory(const std::string& path) {
@@ -93,7 +93,7 @@ void KvFile::check_layout(const std::string& path) {
 
 const TensorInfo& KvFile::tensor(const std::string& kind, int layer) const {
   const auto it = tensors_.find(kind + "." + std::to_string(layer));
-  if (it == tensors_.end()) throw std::runtime_error("KV file: missing tensor " + kind + "." + std::to_string(layer));
+  if (it == tensors_.end()) throw std::logic_error("KV file: missing tensor " + kind + "." + std::to_string(layer));
   return it->second;
 }
 

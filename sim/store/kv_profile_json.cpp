@@ -96,7 +96,7 @@ KvProfile parse_kv_profile(const json& document) {
 
 KvProfile load_kv_profile(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot open KV profile " + path);
+  if (!in) throw std::invalid_argument("cannot open KV profile " + path);
   json document;
   try {
     document = json::parse(in);

@@ -15,7 +15,7 @@
 namespace lynxsim::store {
 
 accuracy::KvProfile parse_kv_profile(const nlohmann::json& document);  // throws std::invalid_argument
-// Throws std::runtime_error (unreadable) or std::invalid_argument (malformed), naming the file.
+// Throws std::invalid_argument naming the file when it is unreadable or malformed.
 accuracy::KvProfile load_kv_profile(const std::string& path);
 nlohmann::json kv_profile_to_json(const accuracy::KvProfile& profile);
 std::string kv_profile_canonical(const accuracy::KvProfile& profile);

@@ -7,7 +7,7 @@ namespace lynxsim::store {
 namespace {
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw std::runtime_error(".npy file " + path + ": " + what);
+  throw std::invalid_argument(".npy file " + path + ": " + what);
 }
 
 std::string dict_value(const std::string& path, const std::string& header, const std::string& key) {

@@ -14,7 +14,7 @@
 
 namespace lynxsim::store {
 
-TensorInfo read_npy_header(const std::string& path, const std::string& name);  // throws std::runtime_error
+TensorInfo read_npy_header(const std::string& path, const std::string& name);  // throws std::invalid_argument
 void write_npy(const std::string& path, const TensorData& tensor);
 
 }  // namespace lynxsim::store

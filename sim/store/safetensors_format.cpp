@@ -12,7 +12,7 @@ namespace {
 using nlohmann::json;
 
 [[noreturn]] void fail(const std::string& path, const std::string& what) {
-  throw std::runtime_error("safetensors file " + path + ": " + what);
+  throw std::invalid_argument("safetensors file " + path + ": " + what);
 }
 
 TensorDtype parse_dtype(const std::string& path, const std::string& name, const json& value) {

@@ -21,7 +21,7 @@ struct SafetensorsContents {
   std::map<std::string, std::string> metadata;
 };
 
-SafetensorsContents read_safetensors_header(const std::string& path);  // throws std::runtime_error
+SafetensorsContents read_safetensors_header(const std::string& path);  // throws std::invalid_argument
 
 void write_safetensors(const std::string& path, const std::vector<TensorData>& tensors,
                        const std::map<std::string, std::string>& metadata = {});

@@ -31,11 +31,11 @@ std::vector<float> read_tensor_slice(const TensorInfo& info, std::int64_t first,
   }
   const int width = dtype_bytes(info.dtype);
   std::ifstream in(info.path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot open " + info.path);
+  if (!in) throw std::invalid_argument("cannot open " + info.path);
   in.seekg(static_cast<std::streamoff>(info.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(width)));
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(count) * static_cast<std::size_t>(width));
   in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in) throw std::runtime_error(info.path + ": truncated data of tensor " + info.name);
+  if (!in) throw std::invalid_argument(info.path + ": truncated data of tensor " + info.name);
   std::vector<float> out(static_cast<std::size_t>(count));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::uint8_t* b = bytes.data() + i * static_cast<std::size_t>(width);

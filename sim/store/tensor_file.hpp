@@ -28,8 +28,8 @@ struct TensorInfo {
   std::int64_t num_elements() const;
 };
 
-// Elements [first, first + count) of the tensor as float32; throws std::runtime_error on I/O errors
-// and std::invalid_argument on an out-of-range slice.
+// Elements [first, first + count) of the tensor as float32; throws std::invalid_argument (naming the
+// file) on unreadable or truncated data and on an out-of-range slice.
 std::vector<float> read_tensor_slice(const TensorInfo& info, std::int64_t first, std::int64_t count);
 
 // Encodes float32 values as little-endian bytes of `dtype` (round to nearest even for 16-bit types).

@@ -10,7 +10,7 @@ namespace lynxsim::store {
 
 std::string read_text_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read text file " + path);
+  if (!in) throw std::invalid_argument("cannot read text file " + path);
   std::ostringstream out;
   out << in.rdbuf();
   return out.str();

@@ -1,11 +1,14 @@
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <stdexcept>
 #include <string>
 
 #include "net_test_util.hpp"
 #include "sim/scenario/flow_list_file.hpp"
 #include "sim/net/flow_list_run.hpp"
+#include "sim/scenario/scenario_error.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::net;
@@ -17,7 +20,7 @@ namespace {
 std::string message_of(const auto& f) {
   try {
     f();
-  } catch (const std::invalid_argument& e) {
+  } catch (const std::exception& e) {
     return e.what();
   }
   return "";
@@ -77,12 +80,15 @@ TEST_CASE("flow list JSON: every error with its path") {
                                                               "start": "1us", "colour": 1}]})"),
                          "f.json");
   });
-  CHECK(m.starts_with("f.json: invalid flow list:"));
-  CHECK(m.find("/flows/0/dst: missing required key") != std::string::npos);
-  CHECK(m.find("/flows/0/size: expected a size") != std::string::npos);
-  CHECK(m.find("/flows/0/colour: unknown key") != std::string::npos);
+  CHECK(m == "f.json: /flows/0/dst: missing field\n"
+             "f.json: /flows/0/size: expected a size like \"64GiB\", got 5\n"
+             "f.json: /flows/0/colour: unknown key");
   CHECK(message_of([] { parse_flow_list_json(nlohmann::json::parse("[]"), "f.json"); }) ==
-        "f.json: invalid flow list:\n  : expected an object");
+        "f.json: /: expected an object, got an array");
+  CHECK(message_of([] {
+          parse_flow_list_json(nlohmann::json::parse(R"({"flows": {}, "x": 1})"), "f.json");
+        }) == "f.json: /flows: expected an array of flows, got an object\nf.json: /x: unknown key");
+  CHECK_THROWS_AS(parse_flow_list_json(nlohmann::json::parse("[]"), "f.json"), ScenarioError);
 }
 
 TEST_CASE("run_flow_list: completion = start + setup + bytes / goodput + latency, in list order") {
@@ -103,4 +109,17 @@ TEST_CASE("run_flow_list: completion = start + setup + bytes / goodput + latency
   flows[0].dst = "prefill";
   CHECK(message_of([&] { run_flow_list(spec, flows, 1, "f.csv"); }) ==
         "f.csv:2: source and destination are the same host");
+}
+
+TEST_CASE("flow list files: syntax errors and unreadable files name the file") {
+  const std::filesystem::path dir = std::filesystem::path(LYNXSIM_BINARY_DIR) / "test_flow_list";
+  std::filesystem::create_directories(dir);
+  const std::string bad = (dir / "bad.json").string();
+  std::ofstream(bad) << "{\"flows\": [\n  {\"src\": \"a\", \"src\": \"b\"}\n]}";
+  CHECK(message_of([&] { load_flow_list(bad); }).starts_with(bad + ": /flows/0/src: duplicate key \"src\""));
+  const std::string broken = (dir / "broken.json").string();
+  std::ofstream(broken) << "{\"flows\": [\n  {\"src\": }\n]}";
+  CHECK(message_of([&] { load_flow_list(broken); }).starts_with(broken + ": /: JSON syntax error at line 2"));
+  const std::string absent = (dir / "absent.json").string();
+  CHECK(message_of([&] { load_flow_list(absent); }).find(absent) != std::string::npos);
 }

@@ -89,21 +89,21 @@ TEST_CASE("a directory of .npy files reads like the safetensors file") {
 TEST_CASE("malformed KV files are rejected with a clear error") {
   const std::string dir = testing::scratch_dir("malformed");
   write_bytes(dir + "/short.safetensors", std::string("\x10\x00", 2));
-  CHECK_THROWS_AS(KvFile::open(dir + "/short.safetensors"), std::runtime_error);
+  CHECK_THROWS_AS(KvFile::open(dir + "/short.safetensors"), std::invalid_argument);
   write_bytes(dir + "/huge.safetensors", std::string("\xff\x00\x00\x00\x00\x00\x00\x00{}", 10));
-  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/huge.safetensors"), doctest::Contains("header length"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/huge.safetensors"), doctest::Contains("header length"), std::invalid_argument);
   const std::string bad_dtype = R"({"k.0":{"dtype":"I8","shape":[1,1,2],"data_offsets":[0,2]}})";
   write_bytes(dir + "/dtype.safetensors", std::string(1, static_cast<char>(bad_dtype.size())) + std::string(7, '\0') + bad_dtype + "ab");
-  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/dtype.safetensors"), doctest::Contains("unsupported dtype"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/dtype.safetensors"), doctest::Contains("unsupported dtype"), std::invalid_argument);
   const std::string bad_size = R"({"k.0":{"dtype":"F32","shape":[1,1,2],"data_offsets":[0,4]}})";
   write_bytes(dir + "/size.safetensors", std::string(1, static_cast<char>(bad_size.size())) + std::string(7, '\0') + bad_size + "abcd");
-  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/size.safetensors"), doctest::Contains("do not match"), std::runtime_error);
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/size.safetensors"), doctest::Contains("do not match"), std::invalid_argument);
   auto tensors = kv_tensors(TensorDtype::f32, false);
   tensors.pop_back();
   write_safetensors(dir + "/missing_v.safetensors", tensors);
-  CHECK_THROWS_AS(KvFile::open(dir + "/missing_v.safetensors"), std::runtime_error);
+  CHECK_THROWS_AS(KvFile::open(dir + "/missing_v.safetensors"), std::invalid_argument);
   write_bytes(dir + "/bad.npy", "not numpy");
-  CHECK_THROWS_AS(read_npy_header(dir + "/bad.npy", "k.0"), std::runtime_error);
+  CHECK_THROWS_AS(read_npy_header(dir + "/bad.npy", "k.0"), std::invalid_argument);
 }
 
 TEST_CASE("measurements run on a captured file and reject a mismatched geometry") {
