@@ -49,8 +49,8 @@ KvFile KvFile::open(const std::string& path) {
   if (!fs::exists(path)) fail(path, "does not exist");
   KvFile file;
   file.tensors_ = fs::is_directory(path) ? npy_directory(path) : read_safetensors_header(path).tensors;
-  file.check_layout(path);
   file.path_ = path;
+  file.check_layout(path);
   file.identity_ = identity_of(path);
   return file;
 }
@@ -93,7 +93,7 @@ void KvFile::check_layout(const std::string& path) {
 
 const TensorInfo& KvFile::tensor(const std::string& kind, int layer) const {
   const auto it = tensors_.find(kind + "." + std::to_string(layer));
-  if (it == tensors_.end()) throw std::logic_error("KV file: missing tensor " + kind + "." + std::to_string(layer));
+  if (it == tensors_.end()) fail(path_, "missing tensor " + kind + "." + std::to_string(layer));
   return it->second;
 }
 
