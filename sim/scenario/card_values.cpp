@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include "sim/core/unit_parse.hpp"
-#include "sim/scenario/card_fields.hpp"
+#include "sim/scenario/field_table.hpp"
 
 namespace lynxsim::scenario {
 namespace {
 
-const FieldSection& profile_value() { return card_field_sections().back(); }
+const FieldSection& profile_value() { return field_section("profile-value"); }
 
 // The string at f.key parsed by `parse` to a value whose magnitude must be positive.
 template <class Value, class Parse, class Magnitude>
