@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sim/scenario/card_files.hpp"
+#include "sim/scenario/field_table.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -118,6 +119,9 @@ TEST_CASE("a valid minimal model card loads") {
   const ModelSpec m = load_model_card(scratch_file("good_model.json", kGoodModel));
   CHECK(m.name == "x");
   CHECK(m.kv_bytes_per_token_bf16().value == 2 * 2 * 2 * 16 * 2);
+  CHECK(m.weight_bits == 16);
+  CHECK(field_section("model-card")["weight_bits"].default_json == "16");
+  CHECK_FALSE(m.moe.has_value());
 }
 
 TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad efficiencies") {
