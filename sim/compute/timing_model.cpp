@@ -161,13 +161,18 @@ Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_to
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
                             (static_cast<std::uint64_t>(context_blocks) << 20) |
                             static_cast<std::uint64_t>(table_blocks);
-  auto it = split_kv_memo_.find(key);
-  if (it == split_kv_memo_.end()) {
-    const int units = sequences * kv_heads_per_rank();
-    const int busiest = split_kv_layout(units, context_blocks, table_blocks, hw_.sm_count).busiest_sm_blocks;
-    it = split_kv_memo_.emplace(key, busiest).first;
+  if (chain_slots_.empty()) chain_slots_.resize(std::size_t{1} << kChainSlotBits);
+  ChainSlot& slot = chain_slots_[(key * 0x9E3779B97F4A7C15ULL) >> (64 - kChainSlotBits)];
+  if (slot.key != key) {
+    auto it = split_kv_memo_.find(key);
+    if (it == split_kv_memo_.end()) {
+      const int units = sequences * kv_heads_per_rank();
+      const int busiest = split_kv_layout(units, context_blocks, table_blocks, hw_.sm_count).busiest_sm_blocks;
+      it = split_kv_memo_.emplace(key, busiest).first;
+    }
+    slot = {key, it->second};
   }
-  return hw_.attention_block_time * it->second;
+  return hw_.attention_block_time * slot.busiest;
 }
 
 OpTiming TimingModel::decode_attention(int sequences, int cached_tokens, int table_tokens) const {
@@ -212,6 +217,8 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   if (engine_) {
     c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
   }
+  c.layer_fixed = c.linear.time + c.elementwise.time + c.allreduce_time +
+                  (engine_ ? engine_->layer_time() : hw_.layer_overhead);
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
@@ -265,11 +272,10 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
 
 Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const TokenCosts& costs = token_costs(totals.new_tokens);
-  const Time overhead = engine_ ? engine_->layer_time() : hw_.layer_overhead;
-  const Time layer = costs.linear.time + attention_op(totals).time + costs.elementwise.time +
-                     costs.allreduce_time + overhead;
+  const Time layer = costs.layer_fixed + attention_op(totals).time;
+  const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
   const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
-  return layer * model_.num_layers + lm_head(logit_rows).time + step;
+  return layer * model_.num_layers + head + step;
 }
 
 Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {

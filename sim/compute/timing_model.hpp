@@ -224,10 +224,13 @@ private:
   // The parts of a layer and of the LM head that depend on the token (or row) count alone,
   // computed once per count below kMemoTokens: a serving run asks for the same few batch sizes
   // millions of times. The memo makes a TimingModel unsafe to share between threads.
+  // layer_fixed is a layer's time without attention (linear, elementwise, all-reduces, overhead):
+  // times are integers, so fixed + attention is the layer's sum in any order.
   struct TokenCosts {
     OpTiming linear;
     OpTiming elementwise;
     Time allreduce_time;
+    Time layer_fixed;
     OpTiming lm_head;
     bool known = false;
   };
@@ -258,6 +261,14 @@ private:
   bool layered_attention_ = false;
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
+  // A direct-mapped copy of the latest split_kv_memo_ entries, by the same key: consecutive decode
+  // steps of a batch ask for the same layout, and a slot is cheaper than a hash-map lookup.
+  struct ChainSlot {
+    std::uint64_t key = UINT64_MAX;
+    int busiest = 0;
+  };
+  static constexpr int kChainSlotBits = 10;
+  mutable std::vector<ChainSlot> chain_slots_;
 };
 
 }  // namespace lynxsim
