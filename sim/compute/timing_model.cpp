@@ -72,11 +72,10 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
+  heads_per_rank_ = ceil_div(model_.num_heads, tp_);
+  kv_heads_per_rank_ = ceil_div(model_.num_kv_heads, tp_);
+  split_kv_block_ = split_kv_block_tokens(model_.head_dim);
 }
-
-int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, tp_); }
-
-int TimingModel::kv_heads_per_rank() const { return ceil_div(model_.num_kv_heads, tp_); }
 
 int TimingModel::kv_replication() const {
   return tp_ > model_.num_kv_heads ? ceil_div(tp_, model_.num_kv_heads) : 1;
@@ -155,7 +154,7 @@ OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double 
 }
 
 Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {
-  const int block = split_kv_block_tokens(model_.head_dim);
+  const int block = split_kv_block_;
   const int context_blocks = ceil_div(context_tokens, block);
   const int table_blocks = ceil_div(table_tokens, block);
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
@@ -276,6 +275,26 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
   const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
   return layer * model_.num_layers + head + step;
+}
+
+TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
+  if (sequences < 1) throw std::invalid_argument("decode steps need at least one sequence");
+  DecodeSteps d;
+  d.timing_ = this;
+  d.sequences_ = sequences;
+  const TokenCosts& costs = token_costs(sequences);
+  d.layer_fixed_ = costs.layer_fixed;
+  d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences) : hw_.step_overhead);
+  return d;
+}
+
+Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
+  PassTotals plain;
+  plain.sequences = sequences_;
+  plain.new_tokens = sequences_;
+  plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
+  plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
+  return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
 }
 
 Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {
