@@ -32,7 +32,8 @@ std::vector<LinkUtilisation> LinkUsage::finish(Time end) const {
     const double capacity = t.capacity_integral + t.capacity * dt;
     if (used <= 0.0) continue;
     const double last = dt > 0.0 && t.capacity > 0.0 ? t.used / t.capacity : 0.0;
-    out.push_back({static_cast<std::uint32_t>(link), capacity > 0.0 ? used / capacity : 0.0, std::max(t.peak, last), {}});
+    out.push_back({static_cast<std::uint32_t>(link), capacity > 0.0 ? used / capacity : 0.0,
+                   std::max(t.peak, last), {}});
   }
   return out;
 }
