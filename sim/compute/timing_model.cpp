@@ -1,6 +1,7 @@
 #include "sim/compute/timing_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -74,7 +75,11 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   check_hardware(hw_);
   heads_per_rank_ = ceil_div(model_.num_heads, tp_);
   kv_heads_per_rank_ = ceil_div(model_.num_kv_heads, tp_);
-  split_kv_block_ = split_kv_block_tokens(model_.head_dim);
+  const int block = split_kv_block_tokens(model_.head_dim);
+  split_kv_block_shift_ = std::countr_zero(static_cast<unsigned>(block));
+  if (block != 1 << split_kv_block_shift_) {
+    throw std::logic_error("split-KV blocks must be a power of two tokens");
+  }
 }
 
 int TimingModel::kv_replication() const {
@@ -154,9 +159,9 @@ OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double 
 }
 
 Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {
-  const int block = split_kv_block_;
-  const int context_blocks = ceil_div(context_tokens, block);
-  const int table_blocks = ceil_div(table_tokens, block);
+  const int block = (1 << split_kv_block_shift_) - 1;
+  const int context_blocks = (context_tokens + block) >> split_kv_block_shift_;
+  const int table_blocks = (table_tokens + block) >> split_kv_block_shift_;
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
                             (static_cast<std::uint64_t>(context_blocks) << 20) |
                             static_cast<std::uint64_t>(table_blocks);
@@ -224,15 +229,20 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
 }
 
 const TimingModel::TokenCosts& TimingModel::token_costs(int tokens) const {
+  if (tokens >= 0 && tokens < kDenseMemoTokens) {
+    const auto i = static_cast<std::size_t>(tokens);
+    if (memo_.size() <= i) memo_.resize(std::max(i + 1, memo_.size() * 2));
+    if (!memo_[i].known) memo_[i] = compute_token_costs(tokens);
+    return memo_[i];
+  }
   if (tokens < 0 || tokens >= kMemoTokens) {
     thread_local TokenCosts uncached;
     uncached = compute_token_costs(tokens);
     return uncached;
   }
-  const auto i = static_cast<std::size_t>(tokens);
-  if (memo_.size() <= i) memo_.resize(std::max(i + 1, memo_.size() * 2));
-  if (!memo_[i].known) memo_[i] = compute_token_costs(tokens);
-  return memo_[i];
+  auto it = sparse_memo_.find(tokens);
+  if (it == sparse_memo_.end()) it = sparse_memo_.emplace(tokens, compute_token_costs(tokens)).first;
+  return it->second;
 }
 
 OpTiming TimingModel::lm_head(int logit_rows) const { return token_costs(logit_rows).lm_head; }

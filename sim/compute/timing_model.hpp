@@ -252,7 +252,11 @@ private:
     OpTiming lm_head;
     bool known = false;
   };
+  // Counts below kDenseMemoTokens (decode batches, short prefills) live in a vector, larger ones
+  // (long prefill passes, few distinct counts) in a map, so a model never fills a vector of
+  // kMemoTokens entries for a handful of long prompts.
   static constexpr int kMemoTokens = 1 << 16;
+  static constexpr int kDenseMemoTokens = 1 << 10;
   const TokenCosts& token_costs(int tokens) const;
   TokenCosts compute_token_costs(int tokens) const;
   OpTiming compute_lm_head(int logit_rows) const;
@@ -279,8 +283,9 @@ private:
   bool layered_attention_ = false;
   int heads_per_rank_ = 0;
   int kv_heads_per_rank_ = 0;
-  int split_kv_block_ = 0;  // tokens per KV block of the split-KV kernel (split_kv.hpp)
+  int split_kv_block_shift_ = 0;  // log2 of the tokens per KV block of the split-KV kernel (split_kv.hpp)
   mutable std::vector<TokenCosts> memo_;
+  mutable std::unordered_map<int, TokenCosts> sparse_memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
   // A direct-mapped copy of the latest split_kv_memo_ entries, by the same key: consecutive decode
   // steps of a batch ask for the same layout, and a slot is cheaper than a hash-map lookup.
