@@ -8,11 +8,12 @@
 // executed per wall second and the simulated seconds per wall second.
 // Then the same cluster and methods on longer traces, by default 10k, 100k and 1M requests: the
 // Mooncake hour repeated back to back (copy k arrives k periods later, a period being the hour's
-// span plus one mean inter-arrival gap) and cut at the size. Per size: the wall time of all
-// methods, requests per wall second (requests x methods / wall time), microseconds per request and
-// method (flat when the cost per request does not grow with the trace), and the peak resident
-// memory of the process (getrusage; sizes run in increasing order, so each size's peak is the
-// largest so far, which the growth of memory with the trace makes its own).
+// span plus one mean inter-arrival gap) and cut at the size. Per size: the wall and CPU time of all
+// methods, requests per wall second (requests x methods / wall time), wall and CPU microseconds per
+// request and method (flat when the cost per request does not grow with the trace; on shared cores
+// the CPU figure is the steadier), and the peak resident memory of the process (getrusage; sizes
+// run in increasing order, so each size's peak is the largest so far, which the growth of memory
+// with the trace makes its own).
 // Accuracy is not measured (it would time sim/accuracy, not the simulator): speculative methods run
 // with a fixed acceptance of 0.8, so the figures depend only on the simulator and the machine.
 

@@ -91,16 +91,17 @@ void print_scaling(const serving::ServingConfig& hour, const std::vector<quant::
                    std::vector<std::int64_t> sizes) {
   std::sort(sizes.begin(), sizes.end());
   fmt::print("\nlonger traces: the hour repeated back to back, all {} methods per size\n\n", methods.size());
-  fmt::print("{:>9} {:>9} {:>9} {:>12} {:>12} {:>13} {:>9}\n", "requests", "wall s", "cpu s", "events",
-             "requests/s", "us/request", "peak MiB");
+  fmt::print("{:>9} {:>9} {:>9} {:>12} {:>12} {:>13} {:>14} {:>9}\n", "requests", "wall s", "cpu s", "events",
+             "requests/s", "us/request", "cpu us/request", "peak MiB");
   for (const std::int64_t size : sizes) {
     serving::ServingConfig config = hour;
     config.requests = repeated_trace(hour.requests, size);
     const BenchLine total = run_methods(config, methods, false);
     const double runs = static_cast<double>(size) * static_cast<double>(methods.size());
     const double wall_s = std::max(total.wall_s, 1e-9);
-    fmt::print("{:>9} {:>9.2f} {:>9.2f} {:>12} {:>12.0f} {:>13.2f} {:>9.0f}\n", size, total.wall_s, total.cpu_s,
-               total.events, runs / wall_s, 1e6 * wall_s / runs, peak_resident_mib());
+    fmt::print("{:>9} {:>9.2f} {:>9.2f} {:>12} {:>12.0f} {:>13.2f} {:>14.2f} {:>9.0f}\n", size, total.wall_s,
+               total.cpu_s, total.events, runs / wall_s, 1e6 * wall_s / runs, 1e6 * total.cpu_s / runs,
+               peak_resident_mib());
   }
 }
 

@@ -1,6 +1,7 @@
 #include "sim/compute/timing_model.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
@@ -72,11 +73,14 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
+  heads_per_rank_ = ceil_div(model_.num_heads, tp_);
+  kv_heads_per_rank_ = ceil_div(model_.num_kv_heads, tp_);
+  const int block = split_kv_block_tokens(model_.head_dim);
+  split_kv_block_shift_ = std::countr_zero(static_cast<unsigned>(block));
+  if (block != 1 << split_kv_block_shift_) {
+    throw std::logic_error("split-KV blocks must be a power of two tokens");
+  }
 }
-
-int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, tp_); }
-
-int TimingModel::kv_heads_per_rank() const { return ceil_div(model_.num_kv_heads, tp_); }
 
 int TimingModel::kv_replication() const {
   return tp_ > model_.num_kv_heads ? ceil_div(tp_, model_.num_kv_heads) : 1;
@@ -155,19 +159,24 @@ OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double 
 }
 
 Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {
-  const int block = split_kv_block_tokens(model_.head_dim);
-  const int context_blocks = ceil_div(context_tokens, block);
-  const int table_blocks = ceil_div(table_tokens, block);
+  const int block = (1 << split_kv_block_shift_) - 1;
+  const int context_blocks = (context_tokens + block) >> split_kv_block_shift_;
+  const int table_blocks = (table_tokens + block) >> split_kv_block_shift_;
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
                             (static_cast<std::uint64_t>(context_blocks) << 20) |
                             static_cast<std::uint64_t>(table_blocks);
-  auto it = split_kv_memo_.find(key);
-  if (it == split_kv_memo_.end()) {
-    const int units = sequences * kv_heads_per_rank();
-    const int busiest = split_kv_layout(units, context_blocks, table_blocks, hw_.sm_count).busiest_sm_blocks;
-    it = split_kv_memo_.emplace(key, busiest).first;
+  if (chain_slots_.empty()) chain_slots_.resize(std::size_t{1} << kChainSlotBits);
+  ChainSlot& slot = chain_slots_[(key * 0x9E3779B97F4A7C15ULL) >> (64 - kChainSlotBits)];
+  if (slot.key != key) {
+    auto it = split_kv_memo_.find(key);
+    if (it == split_kv_memo_.end()) {
+      const int units = sequences * kv_heads_per_rank();
+      const int busiest = split_kv_layout(units, context_blocks, table_blocks, hw_.sm_count).busiest_sm_blocks;
+      it = split_kv_memo_.emplace(key, busiest).first;
+    }
+    slot = {key, it->second};
   }
-  return hw_.attention_block_time * it->second;
+  return hw_.attention_block_time * slot.busiest;
 }
 
 OpTiming TimingModel::decode_attention(int sequences, int cached_tokens, int table_tokens) const {
@@ -212,21 +221,28 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   if (engine_) {
     c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
   }
+  c.layer_fixed = c.linear.time + c.elementwise.time + c.allreduce_time +
+                  (engine_ ? engine_->layer_time() : hw_.layer_overhead);
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
 }
 
 const TimingModel::TokenCosts& TimingModel::token_costs(int tokens) const {
+  if (tokens >= 0 && tokens < kDenseMemoTokens) {
+    const auto i = static_cast<std::size_t>(tokens);
+    if (memo_.size() <= i) memo_.resize(std::max(i + 1, memo_.size() * 2));
+    if (!memo_[i].known) memo_[i] = compute_token_costs(tokens);
+    return memo_[i];
+  }
   if (tokens < 0 || tokens >= kMemoTokens) {
     thread_local TokenCosts uncached;
     uncached = compute_token_costs(tokens);
     return uncached;
   }
-  const auto i = static_cast<std::size_t>(tokens);
-  if (memo_.size() <= i) memo_.resize(std::max(i + 1, memo_.size() * 2));
-  if (!memo_[i].known) memo_[i] = compute_token_costs(tokens);
-  return memo_[i];
+  auto it = sparse_memo_.find(tokens);
+  if (it == sparse_memo_.end()) it = sparse_memo_.emplace(tokens, compute_token_costs(tokens)).first;
+  return it->second;
 }
 
 OpTiming TimingModel::lm_head(int logit_rows) const { return token_costs(logit_rows).lm_head; }
@@ -265,11 +281,30 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
 
 Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const TokenCosts& costs = token_costs(totals.new_tokens);
-  const Time overhead = engine_ ? engine_->layer_time() : hw_.layer_overhead;
-  const Time layer = costs.linear.time + attention_op(totals).time + costs.elementwise.time +
-                     costs.allreduce_time + overhead;
+  const Time layer = costs.layer_fixed + attention_op(totals).time;
+  const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
   const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
-  return layer * model_.num_layers + lm_head(logit_rows).time + step;
+  return layer * model_.num_layers + head + step;
+}
+
+TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
+  if (sequences < 1) throw std::invalid_argument("decode steps need at least one sequence");
+  DecodeSteps d;
+  d.timing_ = this;
+  d.sequences_ = sequences;
+  const TokenCosts& costs = token_costs(sequences);
+  d.layer_fixed_ = costs.layer_fixed;
+  d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences) : hw_.step_overhead);
+  return d;
+}
+
+Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
+  PassTotals plain;
+  plain.sequences = sequences_;
+  plain.new_tokens = sequences_;
+  plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
+  plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
+  return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
 }
 
 Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {

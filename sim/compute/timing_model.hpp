@@ -193,6 +193,24 @@ public:
   Time pass_time(const PassTotals& totals, int logit_rows) const;
   Time verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const;
 
+  // The plain decode steps of a batch of `sequences` sequences (one new token each), timed from the
+  // sum of their KV lengths: pass_time of the batch's totals, bit for bit, with the parts that
+  // depend on the batch size alone computed once (a decode instance plans many steps at a time).
+  // Valid while the TimingModel lives.
+  class DecodeSteps {
+  public:
+    int sequences() const { return sequences_; }
+    Time time(std::int64_t kv_lengths) const;
+
+  private:
+    friend class TimingModel;
+    const TimingModel* timing_ = nullptr;
+    int sequences_ = 0;
+    Time layer_fixed_;  // a layer without attention
+    Time tail_;         // LM head and step overhead
+  };
+  DecodeSteps decode_steps(int sequences) const;
+
   LayerBreakdown layer_breakdown(std::span<const SequenceChunk> chunks) const;
   OpTiming lm_head(int logit_rows) const;
   // Decode attention of `sequences` sequences with `cached_tokens` each, the kernel told of a
@@ -205,8 +223,8 @@ public:
   static Time ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes);
 
   int kv_replication() const;
-  int heads_per_rank() const;
-  int kv_heads_per_rank() const;
+  int heads_per_rank() const { return heads_per_rank_; }
+  int kv_heads_per_rank() const { return kv_heads_per_rank_; }
   // K and V of every layer held by one rank for one token, BF16 (for sliding-window and linear
   // layers: the growth per token below the window).
   Bytes kv_bytes_per_token_per_rank() const;
@@ -224,14 +242,21 @@ private:
   // The parts of a layer and of the LM head that depend on the token (or row) count alone,
   // computed once per count below kMemoTokens: a serving run asks for the same few batch sizes
   // millions of times. The memo makes a TimingModel unsafe to share between threads.
+  // layer_fixed is a layer's time without attention (linear, elementwise, all-reduces, overhead):
+  // times are integers, so fixed + attention is the layer's sum in any order.
   struct TokenCosts {
     OpTiming linear;
     OpTiming elementwise;
     Time allreduce_time;
+    Time layer_fixed;
     OpTiming lm_head;
     bool known = false;
   };
+  // Counts below kDenseMemoTokens (decode batches, short prefills) live in a vector, larger ones
+  // (long prefill passes, few distinct counts) in a map, so a model never fills a vector of
+  // kMemoTokens entries for a handful of long prompts.
   static constexpr int kMemoTokens = 1 << 16;
+  static constexpr int kDenseMemoTokens = 1 << 10;
   const TokenCosts& token_costs(int tokens) const;
   TokenCosts compute_token_costs(int tokens) const;
   OpTiming compute_lm_head(int logit_rows) const;
@@ -256,8 +281,20 @@ private:
   int tp_;
   std::optional<EngineSpec> engine_;
   bool layered_attention_ = false;
+  int heads_per_rank_ = 0;
+  int kv_heads_per_rank_ = 0;
+  int split_kv_block_shift_ = 0;  // log2 of the tokens per KV block of the split-KV kernel (split_kv.hpp)
   mutable std::vector<TokenCosts> memo_;
+  mutable std::unordered_map<int, TokenCosts> sparse_memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
+  // A direct-mapped copy of the latest split_kv_memo_ entries, by the same key: consecutive decode
+  // steps of a batch ask for the same layout, and a slot is cheaper than a hash-map lookup.
+  struct ChainSlot {
+    std::uint64_t key = UINT64_MAX;
+    int busiest = 0;
+  };
+  static constexpr int kChainSlotBits = 10;
+  mutable std::vector<ChainSlot> chain_slots_;
 };
 
 }  // namespace lynxsim

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
+#include <iterator>
 #include <vector>
 
 namespace lynxsim::report {
@@ -31,7 +32,17 @@ std::string header(const Widths& w) {
   return line + "\n";
 }
 
-std::string times(const RequestMetrics& r) {
+using Out = std::back_insert_iterator<std::string>;
+
+void append_seconds(std::string& out, Time t) {
+  const std::int64_t ps = t.ps();
+  const std::uint64_t magnitude =
+      ps < 0 ? static_cast<std::uint64_t>(-(ps + 1)) + 1 : static_cast<std::uint64_t>(ps);
+  const auto per_s = static_cast<std::uint64_t>(kPsPerSecond);
+  fmt::format_to(Out(out), "{}{}.{:012d}", ps < 0 ? "-" : "", magnitude / per_s, magnitude % per_s);
+}
+
+void append_times(std::string& out, const RequestMetrics& r) {
   const Time values[] = {r.arrived_at,       r.prefill_start_at, r.prefill_done_at,
                          r.decode_ready_at,  r.full_kv_at,       r.decode_joined_at,
                          r.first_token_at,   r.first_commit_at,  r.last_token_at,
@@ -39,55 +50,52 @@ std::string times(const RequestMetrics& r) {
                          r.e2e(),            r.exposed_transfer_time(), r.prefill_queue_time(),
                          r.decode_admission_time(), r.ttft_speculative(), r.ttdt_speculative(),
                          r.ttdt_commit()};
-  std::string out;
   for (const Time t : values) {
     out += ',';
-    out += exact_seconds(t);
+    append_seconds(out, t);
   }
-  return out;
 }
 
-std::string optional_counts(const std::vector<std::int64_t>& values, std::size_t width) {
-  std::string out;
+template <class Values>
+void append_counts(std::string& out, const Values& values, std::size_t width) {
   for (std::size_t i = 0; i < width; ++i) {
-    out += i < values.size() ? fmt::format(",{}", values[i]) : ",";
+    out += ',';
+    if (i < values.size()) fmt::format_to(Out(out), "{}", static_cast<std::int64_t>(values[i]));
   }
-  return out;
 }
 
-std::string row(const std::string& method, const RequestMetrics& r, const Widths& w) {
+// One row appended to `out`; `method` is already a CSV field.
+void append_row(std::string& out, const std::string& method, const RequestMetrics& r, const Widths& w) {
   std::int64_t total = 0;
-  for (const auto& b : r.plane_bytes) total += b.value;
-  std::string line = fmt::format("{},{},{},{}", csv_field(method), r.id, r.context_tokens,
-                                 r.output_tokens);
-  line += times(r);
-  line += fmt::format(",{},{},{},{},{},{},{}", r.verifications, r.rollbacks, r.drafted_tokens,
-                      r.accepted_tokens, r.wasted_draft_tokens, r.retracted_tokens(),
-                      r.committed_tokens);
-  line += fmt::format(",{},{},{},{},{},{},{}", r.prefill_instance, r.decode_instance,
-                      r.cached_tokens, exact_seconds(r.cache_fetch_time),
-                      exact_seconds(r.memory_wait_time), r.meets_slo ? 1 : 0, total);
   std::vector<std::int64_t> plane_bytes;
-  for (const auto& b : r.plane_bytes) plane_bytes.push_back(b.value);
-  line += optional_counts(plane_bytes, w.planes);
-  if (w.cachegen_levels > 0) {
-    const bool coded = !r.cachegen_chunks_per_level.empty();
-    line += coded ? fmt::format(",{}", r.cachegen_text_chunks) : ",";
-    const std::vector<std::int64_t> levels(r.cachegen_chunks_per_level.begin(),
-                                           r.cachegen_chunks_per_level.end());
-    line += optional_counts(levels, w.cachegen_levels);
+  for (const auto& b : r.plane_bytes) {
+    total += b.value;
+    plane_bytes.push_back(b.value);
   }
-  return line + "\n";
+  fmt::format_to(Out(out), "{},{},{},{}", method, r.id, r.context_tokens, r.output_tokens);
+  append_times(out, r);
+  fmt::format_to(Out(out), ",{},{},{},{},{},{},{}", r.verifications, r.rollbacks, r.drafted_tokens,
+                 r.accepted_tokens, r.wasted_draft_tokens, r.retracted_tokens(), r.committed_tokens);
+  fmt::format_to(Out(out), ",{},{},{},", r.prefill_instance, r.decode_instance, r.cached_tokens);
+  append_seconds(out, r.cache_fetch_time);
+  out += ',';
+  append_seconds(out, r.memory_wait_time);
+  fmt::format_to(Out(out), ",{},{}", r.meets_slo ? 1 : 0, total);
+  append_counts(out, plane_bytes, w.planes);
+  if (w.cachegen_levels > 0) {
+    out += ',';
+    if (!r.cachegen_chunks_per_level.empty()) fmt::format_to(Out(out), "{}", r.cachegen_text_chunks);
+    append_counts(out, r.cachegen_chunks_per_level, w.cachegen_levels);
+  }
+  out += '\n';
 }
 
 }  // namespace
 
 std::string exact_seconds(Time t) {
-  const std::int64_t ps = t.ps();
-  const std::uint64_t magnitude =
-      ps < 0 ? static_cast<std::uint64_t>(-(ps + 1)) + 1 : static_cast<std::uint64_t>(ps);
-  const auto per_s = static_cast<std::uint64_t>(kPsPerSecond);
-  return fmt::format("{}{}.{:012d}", ps < 0 ? "-" : "", magnitude / per_s, magnitude % per_s);
+  std::string out;
+  append_seconds(out, t);
+  return out;
 }
 
 std::string csv_field(const std::string& text) {
@@ -110,7 +118,8 @@ std::string requests_csv(std::span<const serving::MethodResult> results) {
   }
   std::string out = header(w);
   for (const auto& result : results) {
-    for (const auto& r : result.requests) out += row(result.method.name, r, w);
+    const std::string method = csv_field(result.method.name);
+    for (const auto& r : result.requests) append_row(out, method, r, w);
   }
   return out;
 }

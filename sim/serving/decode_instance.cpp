@@ -223,13 +223,8 @@ Time DecodeInstance::step_time() {
 
 Time DecodeInstance::plain_step_time(std::int64_t steps_done) const {
   const auto size = static_cast<std::int64_t>(batch_.size());
-  const std::int64_t lengths = length_offset_ + size * steps_done;
-  PassTotals plain;
-  plain.sequences = static_cast<int>(size);
-  plain.new_tokens = static_cast<int>(size);
-  plain.attention_pairs = static_cast<double>(lengths) + 0.5 * static_cast<double>(size);
-  plain.kv_read_tokens = static_cast<double>(lengths + size);
-  return timing_.verify_step_time(plain, PassTotals{}, plain.sequences);
+  if (plain_steps_.sequences() != size) plain_steps_ = timing_.decode_steps(static_cast<int>(size));
+  return plain_steps_.time(length_offset_ + size * steps_done);
 }
 
 Time DecodeInstance::verifying_step_time() {

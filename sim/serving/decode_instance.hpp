@@ -158,6 +158,7 @@ private:
   std::int64_t steps_ = 0;
   std::int64_t length_offset_ = 0;  // sum over the batch of kv_length - synced_step
   int verifying_ = 0;               // members whose next step verifies
+  mutable TimingModel::DecodeSteps plain_steps_;  // at the batch size of the latest plain step
   std::uint64_t next_order_ = 0;
   struct Planned {
     Time start;

@@ -1,19 +1,22 @@
 #include "sim/serving/kv_head_map.hpp"
 
-#include <map>
 #include <stdexcept>
-#include <utility>
 
 namespace lynxsim::serving {
 namespace {
 
-// Ranks of a TP group holding each head, in rank order.
-std::vector<std::vector<int>> holders(int num_kv_heads, int tp) {
-  std::vector<std::vector<int>> out(static_cast<std::size_t>(num_kv_heads));
-  for (int r = 0; r < tp; ++r) {
-    for (const int h : rank_kv_heads(num_kv_heads, tp, r)) out[static_cast<std::size_t>(h)].push_back(r);
-  }
-  return out;
+struct RankRange {
+  long long first = 0;
+  long long end = 0;
+};
+
+// The ranks of a TP group of `tp` ranks holding head h, a contiguous range in rank order: rank
+// floor(h t / n) when t <= n, the ranks r with floor(r n / t) = h otherwise.
+RankRange holders(int num_kv_heads, int tp, int h) {
+  const auto n = static_cast<long long>(num_kv_heads);
+  const auto t = static_cast<long long>(tp);
+  if (tp <= num_kv_heads) return {h * t / n, h * t / n + 1};
+  return {(h * t + n - 1) / n, ((h + 1) * t + n - 1) / n};
 }
 
 }  // namespace
@@ -35,17 +38,21 @@ std::vector<HeadFlow> kv_head_flows(int num_kv_heads, int src_tp, int dst_tp) {
   if (num_kv_heads < 1 || src_tp < 1 || dst_tp < 1) {
     throw std::invalid_argument("KV heads and tensor parallelism must be >= 1");
   }
-  const auto sources = holders(num_kv_heads, src_tp);
-  const auto needers = holders(num_kv_heads, dst_tp);
-  std::map<std::pair<int, int>, int> heads;
-  for (std::size_t h = 0; h < sources.size(); ++h) {
-    const auto& from = sources[h];
-    for (std::size_t j = 0; j < needers[h].size(); ++j) {
-      ++heads[{from[j % from.size()], needers[h][j]}];
+  std::vector<int> heads(static_cast<std::size_t>(src_tp) * static_cast<std::size_t>(dst_tp), 0);
+  for (int h = 0; h < num_kv_heads; ++h) {
+    const RankRange from = holders(num_kv_heads, src_tp, h);
+    const RankRange to = holders(num_kv_heads, dst_tp, h);
+    for (long long j = 0; to.first + j < to.end; ++j) {
+      const long long src = from.first + j % (from.end - from.first);
+      ++heads[static_cast<std::size_t>(src * dst_tp + to.first + j)];
     }
   }
   std::vector<HeadFlow> flows;
-  for (const auto& [pair, count] : heads) flows.push_back({pair.first, pair.second, count});
+  for (std::size_t i = 0; i < heads.size(); ++i) {
+    if (heads[i] == 0) continue;
+    const auto src = static_cast<int>(i / static_cast<std::size_t>(dst_tp));
+    flows.push_back({src, static_cast<int>(i % static_cast<std::size_t>(dst_tp)), heads[i]});
+  }
   return flows;
 }
 

@@ -8,10 +8,11 @@ namespace lynxsim::serving {
 
 LinkUsage::LinkUsage(Simulator& sim) {
   sim.bus().subscribe<net::LinkLoadChanged>([this](const net::LinkLoadChanged& e) {
-    auto [it, fresh] = links_.try_emplace(e.link);
-    Track& t = it->second;
+    if (links_.size() <= e.link) links_.resize(static_cast<std::size_t>(e.link) + 1);
+    Track& t = links_[e.link];
     const double dt = (e.at - t.last_at).seconds();
-    if (fresh) t.capacity = e.capacity.value;
+    if (!t.seen) t.capacity = e.capacity.value;
+    t.seen = true;
     if (dt > 0.0 && t.capacity > 0.0) t.peak = std::max(t.peak, t.used / t.capacity);
     t.used_integral += t.used * dt;
     t.capacity_integral += t.capacity * dt;
@@ -23,13 +24,16 @@ LinkUsage::LinkUsage(Simulator& sim) {
 
 std::vector<LinkUtilisation> LinkUsage::finish(Time end) const {
   std::vector<LinkUtilisation> out;
-  for (const auto& [link, t] : links_) {
+  for (std::size_t link = 0; link < links_.size(); ++link) {
+    const Track& t = links_[link];
+    if (!t.seen) continue;
     const double dt = (end - t.last_at).seconds();
     const double used = t.used_integral + t.used * dt;
     const double capacity = t.capacity_integral + t.capacity * dt;
     if (used <= 0.0) continue;
     const double last = dt > 0.0 && t.capacity > 0.0 ? t.used / t.capacity : 0.0;
-    out.push_back({link, capacity > 0.0 ? used / capacity : 0.0, std::max(t.peak, last), {}});
+    out.push_back({static_cast<std::uint32_t>(link), capacity > 0.0 ? used / capacity : 0.0,
+                   std::max(t.peak, last), {}});
   }
   return out;
 }

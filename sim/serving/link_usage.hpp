@@ -10,7 +10,6 @@
 // does not need utilisation should not attach this.
 
 #include <cstdint>
-#include <map>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
@@ -32,8 +31,9 @@ private:
     double used_integral = 0.0;
     double capacity_integral = 0.0;
     double peak = 0.0;
+    bool seen = false;
   };
-  std::map<std::uint32_t, Track> links_;
+  std::vector<Track> links_;  // by link id
 };
 
 }  // namespace lynxsim::serving

@@ -129,3 +129,47 @@ TEST_CASE("a cluster run sends one flow per plane and sharing rank pair, with ex
   CHECK(r.requests[0].plane_bytes == total);
   CHECK(total[0] == total_plane_bytes(quant::method_from_name("lynx"), kLlama8b, 1, 4096)[0]);
 }
+
+namespace {
+
+// The flow rule of kv_head_map.hpp, spelt out from rank_kv_heads: the holders of each head in rank
+// order, the j-th needer served by the (j mod |holders|)-th holder, flows merged per rank pair.
+std::vector<HeadFlow> flows_from_rank_heads(int n, int src_tp, int dst_tp) {
+  const auto holders = [n](int tp) {
+    std::vector<std::vector<int>> out(static_cast<std::size_t>(n));
+    for (int r = 0; r < tp; ++r) {
+      for (const int h : rank_kv_heads(n, tp, r)) out[static_cast<std::size_t>(h)].push_back(r);
+    }
+    return out;
+  };
+  const auto from = holders(src_tp);
+  const auto to = holders(dst_tp);
+  std::vector<HeadFlow> flows;
+  for (int s = 0; s < src_tp; ++s) {
+    for (int d = 0; d < dst_tp; ++d) {
+      int heads = 0;
+      for (std::size_t h = 0; h < from.size(); ++h) {
+        for (std::size_t j = 0; j < to[h].size(); ++j) {
+          heads += from[h][j % from[h].size()] == s && to[h][j] == d ? 1 : 0;
+        }
+      }
+      if (heads > 0) flows.push_back({s, d, heads});
+    }
+  }
+  return flows;
+}
+
+}  // namespace
+
+TEST_CASE("kv_head_flows follows the per-head rule for every small layout") {
+  for (int n = 1; n <= 12; ++n) {
+    for (int src = 1; src <= 18; ++src) {
+      for (int dst = 1; dst <= 18; ++dst) {
+        CAPTURE(n);
+        CAPTURE(src);
+        CAPTURE(dst);
+        CHECK(same(kv_head_flows(n, src, dst), flows_from_rank_heads(n, src, dst)));
+      }
+    }
+  }
+}
