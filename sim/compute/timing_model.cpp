@@ -74,9 +74,9 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   check_hardware(hw_);
 }
 
-int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, tp_); }
+int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, attention_tp()); }
 
-int TimingModel::kv_heads_per_rank() const { return ceil_div(model_.num_kv_heads, tp_); }
+int TimingModel::kv_heads_per_rank() const { return ceil_div(model_.num_kv_heads, attention_tp()); }
 
 int TimingModel::kv_replication() const {
   return tp_ > model_.num_kv_heads ? ceil_div(tp_, model_.num_kv_heads) : 1;
@@ -88,6 +88,7 @@ Bytes TimingModel::kv_bytes_per_token_per_rank() const {
 }
 
 Bytes TimingModel::weight_bytes_per_rank() const {
+  if (!layout_.trivial()) return parallel_weight_bytes();
   const double layers = model_.linear_params_per_layer() * model_.num_layers * model_.weight_bits / 8.0;
   return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
@@ -193,6 +194,7 @@ LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunk
 }
 
 LayerBreakdown TimingModel::layer_breakdown(const PassTotals& totals) const {
+  if (!layout_.trivial()) return parallel_layer(totals);
   LayerBreakdown layer;
   const TokenCosts& costs = token_costs(totals.new_tokens);
   layer.linear = costs.linear;
@@ -264,6 +266,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
 }
 
 Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
+  if (!layout_.trivial()) return pass(totals, logit_rows).time;
   const TokenCosts& costs = token_costs(totals.new_tokens);
   const Time overhead = engine_ ? engine_->layer_time() : hw_.layer_overhead;
   const Time layer = costs.linear.time + attention_op(totals).time + costs.elementwise.time +

@@ -92,6 +92,21 @@
 //     bytes 2 * state_r * S (state read and written) + 2 N (2 K_r d_k + 2 V_r d_v)
 //
 
+// Data-parallel attention and expert parallelism (set_parallel_layout, expert_parallel.hpp): with
+// D attention DP ranks of a = t / D GPUs each and sequences placed round-robin, the busiest DP rank
+// holds S_b = ceil(S / D) of the pass's S sequences and the share S_b / S of its tokens, pairs and
+// KV reads (equal lengths assumed; one sequence: all of them). Per layer and rank:
+//   attention    the roofline above for the busiest DP rank's share with H_r = ceil(heads / a)
+//   linear       FLOPs 2 (N_b P_attn / a + imbalance * N * P_ffn / t), bytes w (P_attn / a +
+//                P_ffn_read / t) + activations; P_attn the attention projections, P_ffn the
+//                active FFN parameters (imbalance only with EP > 1)
+//   elementwise  the busiest DP rank's N_b tokens
+//   communication  allreduce over a GPUs of the N_b rows after attention, then per MoE layer
+//                the dispatch and combine of ceil(N_b / a) tokens per rank over EP ranks
+//                (expert_parallel_layer_time; EP = 1: an all-reduce of the N rows over t GPUs),
+//                per dense layer an all-reduce of the N rows over t GPUs, averaged over layers
+// Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
+//
 // A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
 // the LM head stays BF16 and every GEMM runs at the BF16 rate.
 //
@@ -106,6 +121,7 @@
 #include <vector>
 
 #include "sim/compute/engine_spec.hpp"
+#include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/time.hpp"
@@ -215,6 +231,15 @@ public:
   // BF16 weights held by one rank (all layers plus LM head).
   Bytes weight_bytes_per_rank() const;
 
+  // Data-parallel attention and expert parallelism of the group (timing_layout.cpp); call before
+  // timing anything. Throws std::invalid_argument for a layout check_layout rejects.
+  void set_parallel_layout(const ExpertParallelLayout& layout);
+  const ExpertParallelLayout& parallel_layout() const { return layout_; }
+  // GPUs of one attention DP rank: tensor_parallel / attention_dp.
+  int attention_tp() const { return tp_ / layout_.attention_dp; }
+  // The MoE dispatch and combine of one layer for a pass of `tokens` tokens on the busiest DP rank.
+  Time expert_exchange_time(int busiest_tokens) const;
+
   const ModelSpec& model() const { return model_; }
   const HardwareSpec& hardware() const { return hw_; }
   const std::optional<EngineSpec>& engine() const { return engine_; }
@@ -247,6 +272,10 @@ private:
   LayerBreakdown layer_breakdown(const PassTotals& totals) const;
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   OpTiming elementwise_op(double tokens) const;
+  PassTotals busiest_dp_rank(const PassTotals& totals) const;
+  OpTiming parallel_linear_op(double tokens, double busiest_tokens) const;
+  LayerBreakdown parallel_layer(const PassTotals& totals) const;
+  Bytes parallel_weight_bytes() const;
   OpTiming roofline(double flops, double bytes, double compute_efficiency, double memory_efficiency,
                     Time floor) const;
   double gemm_efficiency(double rows) const;
@@ -256,6 +285,7 @@ private:
   int tp_;
   std::optional<EngineSpec> engine_;
   bool layered_attention_ = false;
+  ExpertParallelLayout layout_;
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
 };
