@@ -57,6 +57,7 @@ void read_hardware_fields(CardReader& r, HardwareSpec& h) {
   const std::string_view time_what = "a duration like \"30us\"";
   h.peak_bf16 = {r.quantity("peak_bf16", flops_what, flops)};
   h.peak_int8 = {r.quantity("peak_int8", "an operation rate like \"1979TOPS\"", flops)};
+  if (r.has("peak_fp8")) h.peak_fp8 = {r.quantity("peak_fp8", flops_what, flops)};
   h.hbm_capacity = {std::llround(r.quantity("hbm_capacity", "a size like \"80GB\"", bytes))};
   h.hbm_bandwidth = {r.quantity("hbm_bandwidth", rate_what, byte_rate)};
   h.compute_efficiency = r.fraction("compute_efficiency");

@@ -57,7 +57,7 @@ OpTiming TimingModel::parallel_linear_op(double tokens, double busiest_tokens) c
   const double activations = kBf16Bytes * (busiest_tokens * (4.0 * m.hidden_size + attention_width / a) +
                                            imbalance * tokens * 3.0 * m.ffn_dim / tp_);
   const double weights = m.weight_bits / 8.0 * (attention / a + ffn_read / tp_);
-  return roofline(flops, weights + activations, gemm_efficiency(busiest_tokens), hw_.memory_efficiency,
+  return roofline(flops, weights + activations, gemm_efficiency(busiest_tokens) * gemm_rate_, hw_.memory_efficiency,
                   hw_.kernel_floor * kGemmKernels);
 }
 

@@ -72,6 +72,7 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
+  if (model_.weight_bits == 8 && hw_.peak_fp8.value > 0.0) gemm_rate_ = hw_.peak_fp8.value / hw_.peak_bf16.value;
 }
 
 int TimingModel::heads_per_rank() const { return ceil_div(model_.num_heads, attention_tp()); }
@@ -112,7 +113,8 @@ OpTiming TimingModel::linear_op(double tokens) const {
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations, gemm_efficiency(tokens),
+  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations,
+                  gemm_efficiency(tokens) * gemm_rate_,
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 

@@ -108,7 +108,10 @@
 // Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
 //
 // A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
-// the LM head stays BF16 and every GEMM runs at the BF16 rate.
+// the LM head stays BF16. With weight_bits 8 the layers' projection GEMMs run in FP8 (W8A8, as
+// DeepSeek-V3 is served with DeepGEMM's block-scaled FP8 kernels) at the profile's peak_fp8 with the
+// same efficiencies: the linear operator's compute term is FLOPs / (peak_fp8 * e_c). A profile
+// without peak_fp8 (no FP8 tensor cores) keeps the BF16 rate; attention and the LM head stay BF16.
 //
 // Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
@@ -286,6 +289,7 @@ private:
   std::optional<EngineSpec> engine_;
   bool layered_attention_ = false;
   ExpertParallelLayout layout_;
+  double gemm_rate_ = 1.0;  // the layers' GEMM rate over peak_bf16 (peak_fp8 / peak_bf16 for FP8)
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks
 };
