@@ -29,11 +29,16 @@ import sys
 def parse_args():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", required=True, help="Hugging Face model id or local path")
+    parser.add_argument("--gguf-file", default=None,
+                        help="load this GGUF file (e.g. scripts/fetch_model.sh's) instead of safetensors weights;"
+                             " --model is then the folder that holds it")
     parser.add_argument("--prompt", required=True, help="UTF-8 text file with the prompt")
     parser.add_argument("--out", required=True, help="output .safetensors file or .npy directory")
     parser.add_argument("--format", choices=["safetensors", "npy"], default="safetensors")
     parser.add_argument("--dtype", choices=["bf16", "fp16", "fp32"], default="bf16")
-    parser.add_argument("--queries", type=int, default=32, help="number of last positions whose queries are kept")
+    parser.add_argument("--queries", type=int, default=32,
+                        help="number of last positions whose queries are kept (0: no q tensors; needed for"
+                             " models whose queries are not Llama's, e.g. Gemma 3 with QK-norm)")
     parser.add_argument("--max-tokens", type=int, default=0, help="truncate the prompt to this many tokens (0 = all)")
     parser.add_argument("--device", default="cpu")
     return parser.parse_args()
@@ -73,6 +78,15 @@ def rotate_queries(torch, model, raw, positions, num_heads, head_dim):
     return q_rot[0]
 
 
+def full_cache():
+    """A cache that keeps every token of every layer. A cache built from the model's config keeps
+    only the last sliding_window tokens of sliding-window layers (Gemma 3); the attention mask still
+    follows the config, so the model's outputs are unchanged and every layer's tensor has all tokens."""
+    from transformers import DynamicCache
+
+    return DynamicCache()
+
+
 def kv_of(cache, layer):
     if hasattr(cache, "layers"):
         return cache.layers[layer].keys[0], cache.layers[layer].values[0]
@@ -86,8 +100,9 @@ def capture(args):
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     dtype = torch_dtype(torch, args.dtype)
-    tokenizer = AutoTokenizer.from_pretrained(args.model)
-    model = AutoModelForCausalLM.from_pretrained(args.model, torch_dtype=dtype).to(args.device).eval()
+    extra = {"gguf_file": args.gguf_file} if args.gguf_file else {}
+    tokenizer = AutoTokenizer.from_pretrained(args.model, **extra)
+    model = AutoModelForCausalLM.from_pretrained(args.model, dtype=dtype, **extra).to(args.device).eval()
     config = model.config
     num_heads = config.num_attention_heads
     head_dim = getattr(config, "head_dim", None) or config.hidden_size // num_heads
@@ -95,9 +110,9 @@ def capture(args):
     tokens = ids.shape[1]
     n_queries = min(args.queries, tokens)
     raw_queries = {}
-    handles = hook_queries(model, raw_queries)
+    handles = hook_queries(model, raw_queries) if n_queries > 0 else []
     with torch.no_grad():
-        output = model(ids, use_cache=True)
+        output = model(ids, use_cache=True, past_key_values=full_cache())
     for handle in handles:
         handle.remove()
     positions = torch.arange(tokens, device=args.device).unsqueeze(0)
@@ -106,6 +121,8 @@ def capture(args):
         k, v = kv_of(output.past_key_values, layer)
         tensors[f"k.{layer}"] = k.to(dtype).contiguous().cpu()
         tensors[f"v.{layer}"] = v.to(dtype).contiguous().cpu()
+        if n_queries == 0:
+            continue
         with torch.no_grad():
             q = rotate_queries(torch, model, raw_queries[layer], positions, num_heads, head_dim)
         tensors[f"q.{layer}"] = q[:, tokens - n_queries:, :].to(dtype).contiguous().cpu()

@@ -168,3 +168,23 @@ TEST_CASE("block statistics find one outlier pair and a sink that takes the atte
   CHECK(s[7] > 0.9);
   CHECK(s[8] > 1.3);
 }
+
+TEST_CASE("K/V statistics: a channel constant over the tokens is left out of kurtosis and autocorrelation") {
+  const int tokens = 64;
+  const int dim = 4;
+  std::vector<float> keys(static_cast<std::size_t>(tokens * dim));
+  std::vector<float> values(keys.size());
+  for (int t = 0; t < tokens; ++t) {
+    const float alternating = t % 2 == 0 ? 1.0F : -1.0F;
+    for (int c = 0; c < dim; ++c) {
+      keys[static_cast<std::size_t>(t * dim + c)] = c == 3 ? 0.25F : alternating;
+      values[static_cast<std::size_t>(t * dim + c)] = c == 3 ? 0.0F : alternating;
+    }
+  }
+  const auto s = block_kv_statistics(KvBlockView{keys.data(), values.data(), tokens, dim, 1, {}});
+  REQUIRE(s.size() == kv_statistic_names().size());
+  // A +-1 alternation has excess kurtosis 1 - 3 = -2 and lag-1 autocorrelation -(T - 1) / T.
+  CHECK(s[3] == doctest::Approx(-2.0));
+  CHECK(s[4] == doctest::Approx(-63.0 / 64.0));
+  CHECK(s[5] == doctest::Approx(-63.0 / 64.0));
+}

@@ -40,8 +40,20 @@ Channel column(const float* rows, int tokens, int dim, int c) {
 struct Moments {
   double mean = 0.0;
   double var = 0.0;
-  double kurtosis = 0.0;
-  double lag1 = 0.0;
+  double kurtosis = 0.0;  // defined only when varies
+  double lag1 = 0.0;      // likewise
+  bool varies = false;    // a constant channel has no kurtosis or autocorrelation
+};
+
+// Mean of the defined per-channel values; 0 when no channel varies.
+struct ChannelMean {
+  double sum = 0.0;
+  int count = 0;
+  void add(double v) {
+    sum += v;
+    ++count;
+  }
+  double value() const { return count > 0 ? sum / count : 0.0; }
 };
 
 Moments moments(const Channel& x) {
@@ -56,9 +68,10 @@ Moments moments(const Channel& x) {
     m4 += d * d * d * d / n;
     if (t > 0) cov += d * (x[t - 1] - m.mean) / n;
   }
-  const double var = std::max(m.var, std::numeric_limits<double>::min());
-  m.kurtosis = m4 / (var * var) - 3.0;
-  m.lag1 = cov / var;
+  m.varies = m.var > 0.0;
+  if (!m.varies) return m;
+  m.kurtosis = m4 / m.var / m.var - 3.0;
+  m.lag1 = cov / m.var;
   return m;
 }
 
@@ -92,15 +105,16 @@ double sink_mass(const KvBlockView& b) {
 std::vector<double> key_statistics(const KvBlockView& b) {
   std::vector<double> rms(static_cast<std::size_t>(b.head_dim));
   std::vector<double> range(rms.size());
-  double kurtosis = 0.0;
-  double lag1 = 0.0;
+  ChannelMean kurtosis;
+  ChannelMean lag1;
   for (int c = 0; c < b.head_dim; ++c) {
     const Channel x = column(b.keys, b.tokens, b.head_dim, c);
     const Moments m = moments(x);
     rms[static_cast<std::size_t>(c)] = m.var + m.mean * m.mean;
     range[static_cast<std::size_t>(c)] = max_of(x) - min_of(x);
-    kurtosis += m.kurtosis / b.head_dim;
-    lag1 += m.lag1 / b.head_dim;
+    if (!m.varies) continue;
+    kurtosis.add(m.kurtosis);
+    lag1.add(m.lag1);
   }
   std::vector<double> pairs;
   for (int c = 0; c < b.head_dim; ++c) {
@@ -110,17 +124,20 @@ std::vector<double> key_statistics(const KvBlockView& b) {
   const double pair_median = median(pairs);
   const double outliers = static_cast<double>(std::count_if(pairs.begin(), pairs.end(), [&](double p) { return p > 5.0 * pair_median; }));
   const double max_ratio = max_of(pairs) / pair_median;
-  return {outliers, max_ratio, max_of(range) / median(range), kurtosis, lag1};
+  return {outliers, max_ratio, max_of(range) / median(range), kurtosis.value(), lag1.value()};
 }
 
 std::vector<double> value_and_sink_statistics(const KvBlockView& b) {
-  double lag1 = 0.0;
-  for (int c = 0; c < b.head_dim; ++c) lag1 += moments(column(b.values, b.tokens, b.head_dim, c)).lag1 / b.head_dim;
+  ChannelMean lag1;
+  for (int c = 0; c < b.head_dim; ++c) {
+    const Moments m = moments(column(b.values, b.tokens, b.head_dim, c));
+    if (m.varies) lag1.add(m.lag1);
+  }
   const std::vector<double> v_norms = row_norms(b.values, b.tokens, b.head_dim);
   const std::vector<double> k_norms = row_norms(b.keys, b.tokens, b.head_dim);
   Channel log_norms;
   for (const double n : v_norms) log_norms.push_back(std::log(std::max(n, 1e-30)));
-  return {lag1, std::sqrt(moments(log_norms).var), sink_mass(b), k_norms[0] / median(k_norms), v_norms[0] / median(v_norms)};
+  return {lag1.value(), std::sqrt(moments(log_norms).var), sink_mass(b), k_norms[0] / median(k_norms), v_norms[0] / median(v_norms)};
 }
 
 void summarize(const std::vector<std::vector<double>>& blocks, bool real, std::vector<KvStatRow>& rows) {

@@ -11,6 +11,8 @@
 //   key_kurtosis         mean over channels of the excess kurtosis over tokens (heavy tails)
 //   key_locality         mean over channels of the lag-1 autocorrelation over tokens
 //   value_locality       the same for values
+//                        (these three average over the channels that vary: a channel constant over
+//                        the block's tokens has no kurtosis or autocorrelation and is left out)
 //   value_scale_sigma    standard deviation of ln norm(v_t) over tokens (profile:
 //                        values.token_scale_sigma)
 //   sink_attention       attention mass on token 0 of the query at position T − 1, mean over the query
