@@ -6,6 +6,8 @@
 # docs/design.md ("Layers") fails to compile. System libraries are checked when CMake configures: a layer whose
 # files include <nlohmann/...>, <CLI/...>, <Eigen/...> or <boost/...> must name that library in its
 # EXTERNAL list, so only the layers that declare JSON (the config layer, report, ...) can parse it.
+# A layer marked NO_FILES (the model layers) may not include <fstream> or call fopen/open: its
+# inputs are typed structs, and files are read by the configuration layer (sim/scenario).
 
 function(lynxsim_warnings target)
   target_compile_options(${target} PRIVATE
@@ -53,9 +55,19 @@ function(lynxsim_check_external_includes layer files externals)
   endforeach()
 endfunction()
 
-# lynxsim_add_layer(<layer> [DEPS lynxsim_x ...] [EXTERNAL target ...])
+function(lynxsim_check_no_files layer files)
+  foreach(file IN LISTS files)
+    file(STRINGS "${file}" uses REGEX "^#include <fstream>|[^a-z_]fopen\\(|std::(i|o)?fstream")
+    if(uses)
+      message(FATAL_ERROR "${file}: layer ${layer} opens no files; read the file in sim/scenario "
+        "and pass a typed struct")
+    endif()
+  endforeach()
+endfunction()
+
+# lynxsim_add_layer(<layer> [NO_FILES] [DEPS lynxsim_x ...] [EXTERNAL target ...])
 function(lynxsim_add_layer layer)
-  cmake_parse_arguments(ARG "" "" "DEPS;EXTERNAL" ${ARGN})
+  cmake_parse_arguments(ARG "NO_FILES" "" "DEPS;EXTERNAL" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.cpp")
   file(GLOB_RECURSE headers CONFIGURE_DEPENDS "${CMAKE_SOURCE_DIR}/sim/${layer}/*.hpp")
   # A layer's sources include its concept subfolders; sim/<layer>/main/ holds executables' entry
@@ -63,6 +75,9 @@ function(lynxsim_add_layer layer)
   list(FILTER sources EXCLUDE REGEX "/sim/${layer}/main/")
   set(target lynxsim_${layer})
   lynxsim_check_external_includes(${layer} "${sources};${headers}" "${ARG_EXTERNAL}")
+  if(ARG_NO_FILES)
+    lynxsim_check_no_files(${layer} "${sources};${headers}")
+  endif()
   if(sources)
     add_library(${target} STATIC ${sources} ${headers})
     set(scope PUBLIC)

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rewrites the key tables of docs/scenario.md from the scenario field tables.
+"""Rewrites the key tables of docs/scenario.md and docs/models.md from the field tables.
 
 Each table follows a `<!-- keys: ID -->` line and ends at the next blank line; its new text is
 what `lynxsim keys ID` prints. The test suite fails while a table differs from its field table.
@@ -26,9 +26,10 @@ def rendered(lynxsim, table):
     return out.stdout.splitlines()[1:]
 
 
-def main():
-    lynxsim = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build" / "lynxsim")
-    docs = ROOT / "docs" / "scenario.md"
+DOCS = ("scenario.md", "models.md")
+
+
+def rewrite(lynxsim, docs):
     lines, out, skipping = docs.read_text().splitlines(), [], False
     for line in lines:
         if skipping and line:
@@ -39,6 +40,12 @@ def main():
             out.extend(rendered(lynxsim, line[len(MARKER):-len(" -->")]))
             skipping = True
     docs.write_text("\n".join(out) + "\n")
+
+
+def main():
+    lynxsim = sys.argv[1] if len(sys.argv) > 1 else str(ROOT / "build" / "lynxsim")
+    for name in DOCS:
+        rewrite(lynxsim, ROOT / "docs" / name)
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "sim/app/commands.hpp"
 #include "sim/compute/timing_calibration.hpp"
 #include "sim/compute/timing_fit.hpp"
+#include "sim/scenario/calibration_csv.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -29,7 +30,7 @@ std::vector<std::filesystem::path> calibration_files(const DataPaths& data,
 std::vector<CalibrationPoint> load_all(const std::vector<std::filesystem::path>& files) {
   std::vector<CalibrationPoint> points;
   for (const auto& file : files) {
-    const auto more = load_calibration_points(file);
+    const auto more = scenario::load_calibration_points(file);
     points.insert(points.end(), more.begin(), more.end());
   }
   return points;

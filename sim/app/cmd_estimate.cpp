@@ -3,6 +3,7 @@
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/compute/estimate.hpp"
+#include "sim/report/estimate_json.hpp"
 
 namespace lynxsim::app {
 
@@ -11,7 +12,7 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
   const HardwareSpec gpu = find_gpu(data, options.gpu);
   const Estimate estimate =
       build_estimate(model, gpu, EstimateRequest{options.context, options.batch, options.tp});
-  fmt::print("{}\n", options.json ? estimate_json(estimate) : estimate_table(estimate));
+  fmt::print("{}\n", options.json ? report::estimate_json(estimate) : estimate_table(estimate));
   return 0;
 }
 

@@ -9,7 +9,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/net/flow_list_run.hpp"
 #include "sim/scenario/flow_list_file.hpp"
 #include "sim/scenario/topology_json.hpp"
@@ -32,8 +32,8 @@ fs::path network_file(const DataPaths& data, const std::string& network) {
 net::NetworkSpec load_network(const fs::path& file) {
   std::string text;
   try {
-    text = read_input_file(file, kMaxConfigFileBytes);
-  } catch (const InputFileError& e) {
+    text = scenario::read_input_file(file, scenario::kMaxConfigFileBytes);
+  } catch (const scenario::InputFileError& e) {
     throw InputError(fmt::format("network {}", e.what()));
   }
   try {

@@ -1,18 +1,18 @@
 #include <fmt/format.h>
 
 #include "sim/app/commands.hpp"
-#include "sim/compute/card_loader.hpp"
+#include "sim/scenario/card_files.hpp"
 #include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::app {
 
 int cmd_list(const DataPaths& data) {
   fmt::print("Models ({}):\n", data.models().string());
-  for (const ModelSpec& m : list_model_cards(data.models())) fmt::print("  {}\n", describe(m));
+  for (const ModelSpec& m : scenario::list_model_cards(data.models())) fmt::print("  {}\n", describe(m));
   fmt::print("\nHardware ({}):\n", data.gpus().string());
-  for (const HardwareSpec& h : list_hardware(data.gpus())) fmt::print("  {}\n", describe(h));
+  for (const HardwareSpec& h : scenario::list_hardware(data.gpus())) fmt::print("  {}\n", describe(h));
   fmt::print("\nServing engines ({}):\n", data.engines().string());
-  for (const EngineSpec& e : list_engines(data.engines())) {
+  for (const EngineSpec& e : scenario::list_engines(data.engines())) {
     fmt::print("  {:<20} {}\n", e.name, e.description);
   }
   fmt::print("\nTransfer methods:\n");

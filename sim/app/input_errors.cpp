@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "sim/compute/card_loader.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/report/results_target.hpp"
 #include "sim/scenario/scenario_error.hpp"
@@ -12,7 +11,6 @@ namespace lynxsim::app {
 bool is_input_error(const std::exception& error) {
   return dynamic_cast<const InputError*>(&error) != nullptr ||
          dynamic_cast<const scenario::ScenarioError*>(&error) != nullptr ||
-         dynamic_cast<const CardError*>(&error) != nullptr ||
          dynamic_cast<const UnitError*>(&error) != nullptr ||
          dynamic_cast<const report::OutputRefused*>(&error) != nullptr ||
          dynamic_cast<const std::invalid_argument*>(&error) != nullptr ||

@@ -69,7 +69,7 @@ struct Estimate {
 // Throws std::invalid_argument for context < 1, batch < 1 or tensor_parallel < 1.
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req);
 
-std::string estimate_json(const Estimate& estimate);   // pretty-printed, with schema_version
-std::string estimate_table(const Estimate& estimate);  // human-readable, for the terminal
+// Human-readable, for the terminal (the JSON form: sim/report/estimate_json.hpp).
+std::string estimate_table(const Estimate& estimate);
 
 }  // namespace lynxsim

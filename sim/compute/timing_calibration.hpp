@@ -2,7 +2,8 @@
 // Timing model against public measurements.
 //
 // A calibration point is one published measurement (data/calibration/timing/*.csv, one row each,
-// with its source). Groups and what the model predicts for them, per rank, in milliseconds:
+// with its source; sim/scenario/calibration_csv.hpp reads them). Groups and what the model
+// predicts for them, per rank, in milliseconds:
 //
 //   layer_linear_decode, layer_linear_prefill, layer_linear_tp
 //       one transformer layer without attention kernels: linear_op + elementwise_op of a pass of
@@ -18,8 +19,9 @@
 // every fitted constant; summaries report the calibration set and the hold-out separately with the
 // median and the worst error of each group.
 
-#include <filesystem>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/compute/hardware_spec.hpp"
@@ -47,9 +49,8 @@ struct CalibrationSummary {
   double worst_error = 0.0;
 };
 
-// Throws std::runtime_error naming the file and line for an unreadable file, a wrong header, a
-// malformed row or an unknown group.
-std::vector<CalibrationPoint> load_calibration_points(const std::filesystem::path& csv);
+// The groups above, in this order (the calibration files are read by sim/scenario/calibration_csv).
+std::span<const std::string_view> calibration_groups();
 
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw);

@@ -1,13 +1,16 @@
 // Model cards, hardware profiles and serving-engine profiles of a scenario: a preset name looked up
-// in models/, configs/gpus/ or configs/engines/, or an inline object with the card's fields, both read by compute's strict readers
-// (the same schema for both forms; an inline card is read from the parsed scenario, never through a
-// file). Card errors become issues at the scenario's JSON path.
+// in models/, configs/gpus/ or configs/engines/, or an inline object with the card's fields, both
+// read by the card readers (card_reader.hpp, the same tables for both forms). An inline card's
+// problems are issues at their own paths under the scenario's key (/model/moe/top_k); a named
+// card's are one issue at the key, listing the card file's lines.
 
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
-#include "sim/compute/card_loader.hpp"
+#include "sim/scenario/card_files.hpp"
+#include "sim/scenario/card_reader.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/scenario_sections.hpp"
 
@@ -22,52 +25,10 @@ bool plain_name(const std::string& name) {
   }) && name.front() != '.';
 }
 
-std::string known_names(const fs::path& dir) {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.path().extension() == ".json") names.push_back(e.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
-// CardError lines are "<file>: <pointer>: <message>"; those of `file` move under `path`.
-void add_card_issues(const std::string& text, const std::string& file, const std::string& path,
-                     IssueList& issues) {
-  std::size_t start = 0;
-  while (start < text.size()) {
-    const auto end = std::min(text.find('\n', start), text.size());
-    const std::string line = text.substr(start, end - start);
-    const std::string prefix = file + ": ";
-    const auto sep = line.find(": ", prefix.size());
-    if (line.rfind(prefix, 0) == 0 && sep != std::string::npos) {
-      const std::string pointer = line.substr(prefix.size(), sep - prefix.size());
-      issues.add(path + (pointer == "/" ? "" : pointer), line.substr(sep + 2));
-    } else {
-      issues.add(path, line);
-    }
-    start = end + 1;
-  }
-}
-
-constexpr const char* kInlineSource = "inline card";
-
-template <class Spec, class FromJson>
-Spec load_inline(const nlohmann::json& value, const std::string& path, IssueList& issues,
-                 FromJson from_json) {
-  try {
-    return from_json(value, kInlineSource);
-  } catch (const CardError& e) {
-    add_card_issues(e.what(), kInlineSource, path, issues);
-  }
-  return Spec{};
-}
-
-template <class Spec, class Loader, class FromJson>
+template <class Spec, class Loader, class Read>
 Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& issues,
-               const fs::path& dir, const char* what, Loader loader, FromJson from_json) {
-  if (value.is_object()) return load_inline<Spec>(value, path, issues, from_json);
+               const fs::path& dir, const char* what, Loader loader, Read read) {
+  if (value.is_object()) return read(value, path, issues);
   if (value.is_string() && !check_name(value.get<std::string>(), path, issues)) return Spec{};
   if (!value.is_string() || !plain_name(value.get<std::string>())) {
     issues.add(path, fmt::format("expected a {} name or an inline {} object, got {}", what, what,
@@ -78,7 +39,8 @@ Spec read_card(const nlohmann::json& value, const std::string& path, IssueList& 
   const fs::path file = dir / (name + ".json");
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) {
-    issues.add(path, fmt::format("unknown {} \"{}\" (known: {})", what, name, known_names(dir)));
+    issues.add(path, fmt::format("unknown {} \"{}\" (known: {})", what, name,
+                                 fmt::join(card_names(dir), ", ")));
     return Spec{};
   }
   try {
@@ -96,7 +58,7 @@ ModelSpec read_model(const nlohmann::json& value, const std::string& path, Secti
   resolved = value;
   return read_card<ModelSpec>(value, path, ctx.issues, ctx.options.data.models(), "model",
                               [](const fs::path& f) { return load_model_card(f); },
-                              model_card_from_json);
+                              read_model_card);
 }
 
 HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
@@ -104,7 +66,7 @@ HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, Sect
   resolved = value;
   return read_card<HardwareSpec>(value, path, ctx.issues, ctx.options.data.gpus(), "GPU",
                                  [](const fs::path& f) { return load_hardware_profile(f); },
-                                 hardware_profile_from_json);
+                                 read_hardware_profile);
 }
 
 EngineSpec read_engine(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
@@ -113,7 +75,7 @@ EngineSpec read_engine(const nlohmann::json& value, const std::string& path, Sec
   return read_card<EngineSpec>(value, path, ctx.issues, ctx.options.data.engines(),
                                "serving engine",
                                [](const fs::path& f) { return load_engine_profile(f); },
-                               engine_profile_from_json);
+                               read_engine_profile);
 }
 
 }  // namespace lynxsim::scenario

@@ -47,7 +47,9 @@ std::string type_phrase(const Field& f) {
     case FieldType::choice: return choice_phrase(f);
     case FieldType::duration: return f.min > 0 ? "positive duration" : "duration";
     case FieldType::rate: return "rate";
-    case FieldType::size: return "size";
+    case FieldType::size: return f.open_min ? "positive size" : "size";
+    case FieldType::flop_rate: return "operation rate";
+    case FieldType::byte_rate: return "byte rate";
     case FieldType::structured: return "";
   }
   return "";

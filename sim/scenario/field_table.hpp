@@ -31,11 +31,15 @@ enum class FieldType {
   choice,     // one of `choices`, written "a|b|c"; the first is listed first in docs
   duration,   // a string with a time unit ("10us"); > 0 when min > 0
   rate,       // a string with a bit-rate unit ("100Gbps"), > 0
-  size,       // a string with a byte unit ("64GiB"), >= 0
+  size,       // a string with a byte unit ("64GiB"), >= 0; > 0 when open_min
+  flop_rate,  // a string with an operation-rate unit ("989.4TFLOPS", "1979TOPS"), > 0
+  byte_rate,  // a string with a byte-rate unit ("3.35TB/s"), > 0
   structured  // an object or array read by its own reader (its own table or doc line)
 };
 
 inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+// The min of a positive duration: one tick of the clock (sim/core/time.hpp counts picoseconds).
+inline constexpr double kPositiveDuration = 1e-12;
 
 struct Field {
   std::string_view key;

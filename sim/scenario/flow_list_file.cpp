@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/scenario/net_json_reader.hpp"
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 
 namespace lynxsim::scenario {
 

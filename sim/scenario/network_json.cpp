@@ -4,7 +4,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/net_table_reader.hpp"

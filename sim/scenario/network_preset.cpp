@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/strict_json.hpp"
 

@@ -14,7 +14,7 @@
 #include <fmt/format.h>
 #include <sstream>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/scenario/topology_json.hpp"
 #include "sim/scenario/input_limits.hpp"

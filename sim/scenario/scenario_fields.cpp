@@ -4,6 +4,7 @@
 #include <array>
 #include <vector>
 
+#include "sim/scenario/card_fields.hpp"
 #include "sim/scenario/field_table.hpp"
 #include "sim/scenario/field_tables.hpp"
 #include "sim/scenario/network_fields.hpp"
@@ -217,6 +218,8 @@ std::span<const FieldSection> scenario_field_sections() {
         FieldSection{"slo", "/slo", kSlo},
         FieldSection{"accuracy", "/accuracy", kAccuracy},
     });
+    const auto cards = card_field_sections();
+    all.insert(all.end(), cards.begin(), cards.end());
     return all;
   }();
   return sections;

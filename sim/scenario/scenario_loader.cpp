@@ -4,7 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/overrides.hpp"
 #include "sim/scenario/scenario.hpp"

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "sim/compute/card_loader.hpp"
+#include "sim/scenario/card_files.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 
@@ -58,11 +58,11 @@ inline std::filesystem::path source_path(const std::string& relative) {
 }
 
 inline ModelSpec shipped_model(const std::string& name) {
-  return load_model_card(source_path("models/" + name + ".json"));
+  return scenario::load_model_card(source_path("models/" + name + ".json"));
 }
 
 inline HardwareSpec shipped_hardware(const std::string& name) {
-  return load_hardware_profile(source_path("configs/gpus/" + name + ".json"));
+  return scenario::load_hardware_profile(source_path("configs/gpus/" + name + ".json"));
 }
 
 }  // namespace lynxsim::test

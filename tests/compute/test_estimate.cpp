@@ -4,6 +4,7 @@
 
 #include "compute_fixtures.hpp"
 #include "sim/compute/estimate.hpp"
+#include "sim/report/estimate_json.hpp"
 
 namespace lynxsim {
 namespace {
@@ -26,7 +27,7 @@ TEST_CASE("the estimate for Llama-3.1-8B at 32K on H100 is in the measured range
 TEST_CASE("the estimate renders as JSON with the documented keys and as a table") {
   const Estimate e = build_estimate(test::shipped_model("qwen2.5-7b"),
                                     test::shipped_hardware("a100-80g"), {8192, 4, 8});
-  const nlohmann::json j = nlohmann::json::parse(estimate_json(e));
+  const nlohmann::json j = nlohmann::json::parse(report::estimate_json(e));
   CHECK(j.at("schema_version") == 1);
   CHECK(j.at("prefill_time_s").get<double>() == doctest::Approx(e.prefill_time_s));
   CHECK(j.at("decode_step_time_s").get<double>() == doctest::Approx(e.decode_step_time_s));

@@ -6,12 +6,15 @@
 #include <nlohmann/json.hpp>
 
 #include "compute_fixtures.hpp"
-#include "sim/compute/card_loader.hpp"
 #include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/timing_model.hpp"
+#include "sim/scenario/card_files.hpp"
 
 namespace lynxsim {
 namespace {
+
+using scenario::CardError;
+using scenario::model_card_from_json;
 
 std::string card_error(const nlohmann::json& card) {
   try {

@@ -6,12 +6,17 @@
 #include <iterator>
 #include <fstream>
 
-#include "sim/compute/card_loader.hpp"
 #include "sim/compute/timing_calibration.hpp"
 #include "sim/compute/timing_fit.hpp"
+#include "sim/scenario/calibration_csv.hpp"
+#include "sim/scenario/card_files.hpp"
 
 namespace lynxsim {
 namespace {
+
+using scenario::load_calibration_points;
+using scenario::load_hardware_profile;
+using scenario::load_model_card;
 
 const std::filesystem::path kRoot = LYNXSIM_SOURCE_DIR;
 

@@ -17,21 +17,30 @@
 namespace lynxsim::scenario {
 namespace {
 
-// The tables of docs/scenario.md: the lines after each "<!-- keys: ID -->" up to a blank line.
-std::map<std::string, std::string> doc_tables() {
-  std::ifstream in(testing::source_dir() / "docs" / "scenario.md");
-  std::map<std::string, std::string> tables;
+void read_tables(std::istream& in, std::map<std::string, std::string>& tables, int& repeated) {
   std::string line;
   std::string* current = nullptr;
   while (std::getline(in, line)) {
     const std::string marker = "<!-- keys: ";
     if (line.rfind(marker, 0) == 0) {
-      current = &tables[line.substr(marker.size(), line.size() - marker.size() - 4)];
+      const std::string id = line.substr(marker.size(), line.size() - marker.size() - 4);
+      repeated += tables.count(id) > 0 ? 1 : 0;
+      current = &tables[id];
     } else if (line.empty()) {
       current = nullptr;
     } else if (current != nullptr) {
       *current += line + "\n";
     }
+  }
+}
+
+// The tables of docs/scenario.md and docs/models.md (the card tables): the lines after each
+// "<!-- keys: ID -->" up to a blank line; an id shown twice is counted in `repeated`.
+std::map<std::string, std::string> doc_tables(int& repeated) {
+  std::map<std::string, std::string> tables;
+  for (const char* name : {"scenario.md", "models.md"}) {
+    std::ifstream in(testing::source_dir() / "docs" / name);
+    read_tables(in, tables, repeated);
   }
   return tables;
 }
@@ -52,6 +61,8 @@ void read_default(const Field& f) {
     case FieldType::rate: CHECK(r.bit_rate(f).has_value()); break;
     case FieldType::size: CHECK(r.bytes(f).has_value()); break;
     case FieldType::structured: CHECK(nlohmann::json::accept(f.default_json)); break;
+    case FieldType::flop_rate:
+    case FieldType::byte_rate: FAIL("card quantities have no defaults"); break;
   }
   CHECK(issues.empty());
 }
@@ -75,8 +86,10 @@ TEST_CASE("every key table is well formed and its defaults pass their own checks
   }
 }
 
-TEST_CASE("docs/scenario.md shows exactly the rendered key tables") {
-  const auto docs = doc_tables();
+TEST_CASE("docs/scenario.md and docs/models.md show exactly the rendered key tables") {
+  int repeated = 0;
+  const auto docs = doc_tables(repeated);
+  CHECK(repeated == 0);
   INFO("scripts/update_key_tables.py rewrites the docs' tables from the field tables");
   for (const FieldSection& section : scenario_field_sections()) {
     CAPTURE(section.id);

@@ -4,7 +4,7 @@
 
 #include <memory>
 
-#include "sim/compute/card_loader.hpp"
+#include "sim/scenario/card_files.hpp"
 #include "sim/net/flow_network.hpp"
 #include "sim/net/network_factory.hpp"
 #include "sim/net/network_spec.hpp"
@@ -13,11 +13,11 @@
 namespace lynxsim::test {
 
 inline ModelSpec model_card(const char* name) {
-  return load_model_card(std::string(LYNXSIM_SOURCE_DIR) + "/models/" + name + ".json");
+  return scenario::load_model_card(std::string(LYNXSIM_SOURCE_DIR) + "/models/" + name + ".json");
 }
 
 inline HardwareSpec gpu_profile(const char* name) {
-  return load_hardware_profile(std::string(LYNXSIM_SOURCE_DIR) + "/configs/gpus/" + name + ".json");
+  return scenario::load_hardware_profile(std::string(LYNXSIM_SOURCE_DIR) + "/configs/gpus/" + name + ".json");
 }
 
 struct LinkParams {

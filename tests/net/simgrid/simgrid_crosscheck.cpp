@@ -36,7 +36,7 @@
 #include <string>
 #include <vector>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/net/flow_list_run.hpp"
 #include "sim/net/network_spec.hpp"

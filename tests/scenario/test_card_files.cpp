@@ -9,16 +9,22 @@
 
 #include <nlohmann/json.hpp>
 
-#include "compute_fixtures.hpp"
-#include "sim/compute/card_loader.hpp"
+#include "sim/scenario/card_files.hpp"
+#include "sim/scenario/field_table.hpp"
 
-namespace lynxsim {
+namespace lynxsim::scenario {
 namespace {
 
 namespace fs = std::filesystem;
 
+fs::path source_path(const std::string& relative) { return fs::path(LYNXSIM_SOURCE_DIR) / relative; }
+
+HardwareSpec shipped_hardware(const std::string& name) {
+  return load_hardware_profile(source_path("configs/gpus/" + name + ".json"));
+}
+
 fs::path scratch_file(const std::string& name, const std::string& text) {
-  const fs::path dir = fs::path(LYNXSIM_BINARY_DIR) / "test_compute_cards";
+  const fs::path dir = fs::path(LYNXSIM_BINARY_DIR) / "test_card_files";
   fs::create_directories(dir);
   const fs::path path = dir / name;
   std::ofstream(path) << text;
@@ -46,7 +52,7 @@ TEST_CASE("every model card loads and its KV bytes per token match the reference
       {"qwen2.5-72b", 640},  {"qwen3-8b", 288},      {"qwen3-32b", 512},
       {"mistral-7b", 256},   {"yi-34b", 480},        {"glm-4-9b", 80},
       {"llama-2-7b", 1024},  {"smollm2-135m", 45}};
-  const auto cards = list_model_cards(test::source_path("models"));
+  const auto cards = list_model_cards(source_path("models"));
   REQUIRE(cards.size() >= kv_kib_x2.size());
   for (const auto& [name, half_kib] : kv_kib_x2) {
     CAPTURE(name);
@@ -66,12 +72,12 @@ TEST_CASE("every model card loads and its KV bytes per token match the reference
 }
 
 TEST_CASE("every hardware profile loads and passes sanity checks") {
-  const auto profiles = list_hardware(test::source_path("configs/gpus"));
+  const auto profiles = list_hardware(source_path("configs/gpus"));
   CHECK(profiles.size() >= 8);
   for (const char* name : {"a100-80g", "h100-sxm", "h200", "b200", "l40s", "mi300x",
                            "ascend-910b", "ascend-910c-die"}) {
     CAPTURE(name);
-    const HardwareSpec h = test::shipped_hardware(name);
+    const HardwareSpec h = shipped_hardware(name);
     CHECK(h.name == name);
     CHECK(h.peak_int8.value >= 1.9 * h.peak_bf16.value);
     CHECK(h.peak_bf16.value > 1e14);
@@ -87,12 +93,12 @@ TEST_CASE("every hardware profile loads and passes sanity checks") {
     CHECK(h.nic_bandwidth.value >= 100e9);
     CHECK(!describe(h).empty());
   }
-  const HardwareSpec h100 = test::shipped_hardware("h100-sxm");
+  const HardwareSpec h100 = shipped_hardware("h100-sxm");
   CHECK(h100.peak_bf16.value == doctest::Approx(989.4e12));
   CHECK(h100.hbm_bandwidth.value == doctest::Approx(3.35e12));
   CHECK(h100.hbm_capacity.value == 80'000'000'000);
   CHECK(h100.nic_bandwidth.value == doctest::Approx(400e9));
-  CHECK(test::shipped_hardware("ascend-910b").hbm_bandwidth.value ==
+  CHECK(shipped_hardware("ascend-910b").hbm_bandwidth.value ==
         doctest::Approx(1.6 * 1024.0 * 1024 * 1024 * 1024));
 }
 
@@ -103,8 +109,8 @@ TEST_CASE("a model card with several faults reports all of them with file and JS
   text.replace(text.find("\"source\": \"test\""), 16, "\"sorce\": \"test\"");
   const fs::path path = scratch_file("bad_model.json", text);
   const std::string message = error_of([&] { load_model_card(path); });
-  CHECK(message.find(path.string() + ": /num_layers: expected a positive integer") != std::string::npos);
-  CHECK(message.find("/head_dim: expected a positive integer") != std::string::npos);
+  CHECK(message.find(path.string() + ": /num_layers: expected an integer >= 1 and <= 2147483647, got -2") != std::string::npos);
+  CHECK(message.find("/head_dim: expected an integer >= 1 and <= 2147483647, got \"16\"") != std::string::npos);
   CHECK(message.find("/source: missing field") != std::string::npos);
   CHECK(message.find("/sorce: unknown key") != std::string::npos);
 }
@@ -113,11 +119,14 @@ TEST_CASE("a valid minimal model card loads") {
   const ModelSpec m = load_model_card(scratch_file("good_model.json", kGoodModel));
   CHECK(m.name == "x");
   CHECK(m.kv_bytes_per_token_bf16().value == 2 * 2 * 2 * 16 * 2);
+  CHECK(m.weight_bits == 16);
+  CHECK(field_section("model-card")["weight_bits"].default_json == "16");
+  CHECK_FALSE(m.moe.has_value());
 }
 
 TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad efficiencies") {
   nlohmann::json j = nlohmann::json::parse(
-      std::ifstream(test::source_path("configs/gpus/h100-sxm.json")));
+      std::ifstream(source_path("configs/gpus/h100-sxm.json")));
   j["hbm_bandwidth"]["value"] = 3.35e12;
   j["peak_bf16"].erase("source");
   j["compute_efficiency"]["value"] = 1.5;
@@ -129,9 +138,9 @@ TEST_CASE("a hardware profile rejects bare numbers, missing sources and bad effi
   const std::string message = error_of([&] { load_hardware_profile(path); });
   CHECK(message.find(path.string() + ": /hbm_bandwidth/value: expected a byte rate") != std::string::npos);
   CHECK(message.find("/peak_bf16/source: missing field") != std::string::npos);
-  CHECK(message.find("/compute_efficiency/value: expected a number in (0, 1]") != std::string::npos);
-  CHECK(message.find("/layer_overhead/value: expected a duration") != std::string::npos);
-  CHECK(message.find("/gemm_half_tokens/value: expected a non-negative number") !=
+  CHECK(message.find("/compute_efficiency/value: expected a number in (0, 1], got 1.5") != std::string::npos);
+  CHECK(message.find("/layer_overhead/value: expected a positive duration like \"10us\", got \"30 parsecs\"") != std::string::npos);
+  CHECK(message.find("/gemm_half_tokens/value: expected a number in [0, inf], got -4") !=
         std::string::npos);
   CHECK(message.find("/kernel_floor: missing field") != std::string::npos);
   CHECK(message.find("/extra: unknown key") != std::string::npos);
@@ -146,7 +155,7 @@ TEST_CASE("unreadable or malformed files raise CardError naming the file") {
 
 TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm does") {
   const auto engine = [](const char* name) {
-    return load_engine_profile(test::source_path(std::string("configs/engines/") + name + ".json"));
+    return load_engine_profile(source_path(std::string("configs/engines/") + name + ".json"));
   };
   const EngineSpec ideal = engine("ideal");
   CHECK(ideal.request_admission(32768) == Time::zero());
@@ -164,7 +173,7 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
 
 TEST_CASE("an engine profile rejects negative durations, non-boolean flags and missing sources") {
   nlohmann::json j = nlohmann::json::parse(
-      std::ifstream(test::source_path("configs/engines/vllm.json")));
+      std::ifstream(source_path("configs/engines/vllm.json")));
   j["kv_connector_setup"]["value"] = "-3ms";
   j["cuda_graphs"]["value"] = "yes";
   j["step_overhead"].erase("source");
@@ -177,5 +186,66 @@ TEST_CASE("an engine profile rejects negative durations, non-boolean flags and m
   CHECK(message.find("/tp_comm_overlap/value: expected a number in [0, 1]") != std::string::npos);
 }
 
+TEST_CASE("an unknown key of a model card's section is an error naming the file and path") {
+  nlohmann::json card = nlohmann::json::parse(kGoodModel);
+  card["moe"] = {{"experts", 8}, {"top_k", 2}, {"shared_experts", 0}, {"expert_ffn_dim", 32},
+                 {"first_dense_layers", 0}, {"routing", "softmax"}};
+  const fs::path path = scratch_file("unknown_key.json", card.dump());
+  CHECK(error_of([&] { load_model_card(path); }) == path.string() + ": /moe/routing: unknown key");
+}
+
+TEST_CASE("a hardware quantity without its unit is an error naming the file and path") {
+  nlohmann::json j = nlohmann::json::parse(std::ifstream(source_path("configs/gpus/h200.json")));
+  j["kernel_launch"]["value"] = 4;
+  j["peak_bf16"]["value"] = 989.4e12;
+  const fs::path path = scratch_file("no_unit.json", j.dump());
+  const std::string message = error_of([&] { load_hardware_profile(path); });
+  CHECK(message.find(path.string() +
+                     ": /kernel_launch/value: expected a positive duration like \"10us\", got 4") !=
+        std::string::npos);
+  CHECK(message.find(path.string() + ": /peak_bf16/value: expected an operation rate like") !=
+        std::string::npos);
+}
+
+TEST_CASE("card values out of their tables' bounds are errors naming the file and path") {
+  nlohmann::json card = nlohmann::json::parse(kGoodModel);
+  card["weight_bits"] = 32;
+  card["max_context"] = 0;
+  card["attention"] = {{"kind", "mla"}, {"kv_lora_rank", 512}, {"qk_rope_head_dim", 64},
+                       {"qk_nope_head_dim", 128}, {"v_head_dim", 128}, {"q_lora_rank", -1}};
+  const fs::path path = scratch_file("out_of_bounds.json", card.dump());
+  const std::string message = error_of([&] { load_model_card(path); });
+  CHECK(message.find(path.string() + ": /weight_bits: expected an integer >= 8 and <= 16, got 32") !=
+        std::string::npos);
+  CHECK(message.find(path.string() + ": /max_context: expected an integer >= 1") != std::string::npos);
+  CHECK(message.find(path.string() + ": /attention/q_lora_rank: expected an integer >= 0") !=
+        std::string::npos);
+  nlohmann::json engine =
+      nlohmann::json::parse(std::ifstream(source_path("configs/engines/vllm.json")));
+  engine["tp_comm_overlap"]["value"] = -0.5;
+  engine["step_overhead"]["comment"] = "";
+  const fs::path engine_path = scratch_file("engine_bounds.json", engine.dump());
+  const std::string engine_message = error_of([&] { load_engine_profile(engine_path); });
+  CHECK(engine_message.find(engine_path.string() +
+                            ": /tp_comm_overlap/value: expected a number in [0, 1], got -0.5") !=
+        std::string::npos);
+  CHECK(engine_message.find(engine_path.string() +
+                            ": /step_overhead/comment: expected a non-empty string") !=
+        std::string::npos);
+}
+
+TEST_CASE("a card error is an input error of exit code 2: a ScenarioError with its issues") {
+  nlohmann::json card = nlohmann::json::parse(kGoodModel);
+  card["colour"] = "blue";
+  try {
+    model_card_from_json(card, "inline");
+    FAIL("expected a CardError");
+  } catch (const ScenarioError& e) {
+    CHECK(e.file() == "inline");
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].json_path == "/colour");
+  }
+}
+
 }  // namespace
-}  // namespace lynxsim
+}  // namespace lynxsim::scenario

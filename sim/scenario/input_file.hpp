@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace lynxsim {
+namespace lynxsim::scenario {
 
 class InputFileError : public std::runtime_error {
 public:
@@ -24,4 +24,4 @@ inline constexpr std::uint64_t kMaxTraceFileBytes = 2ull << 30;
 
 std::string read_input_file(const std::filesystem::path& file, std::uint64_t max_bytes);
 
-}  // namespace lynxsim
+}  // namespace lynxsim::scenario

@@ -1,4 +1,4 @@
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace lynxsim {
+namespace lynxsim::scenario {
 namespace {
 
 [[noreturn]] void fail(const std::filesystem::path& file, const std::string& why) {
@@ -69,4 +69,4 @@ std::string read_input_file(const std::filesystem::path& file, std::uint64_t max
   return text;
 }
 
-}  // namespace lynxsim
+}  // namespace lynxsim::scenario

@@ -5,9 +5,10 @@
 #include <string>
 #include <sys/stat.h>
 
-#include "sim/core/input_file.hpp"
+#include "sim/scenario/input_file.hpp"
 
 using namespace lynxsim;
+using namespace lynxsim::scenario;
 namespace fs = std::filesystem;
 
 namespace {
