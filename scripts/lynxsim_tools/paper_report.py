@@ -154,6 +154,14 @@ def _at_accuracy_point(rows: list, mode: str) -> list:
     return [r for r in rows if all(r[k] == v for k, v in ACCURACY_POINT.items()) and _axis(r, "serving.streaming") == mode]
 
 
+def _acceptance_cell(row: dict) -> str:
+    """alpha, its range when the measurement gives one, and its source."""
+    value = float(row["acceptance"])
+    low, high = float(row.get("acceptance_low", value)), float(row.get("acceptance_high", value))
+    spread = f" [{low:.3f}-{high:.3f}]" if high > low else ""
+    return f"{value:.3f}{spread} ({row['acceptance_source']})"
+
+
 def accuracy_rows(rows: list) -> list:
     head = " | ".join(name for name, _ in ACCURACY_COLUMNS)
     lines = [f"| model | method | {head} | acceptance (source) | rollbacks | TTFT_commit / TTFT_spec |",
@@ -161,7 +169,7 @@ def accuracy_rows(rows: list) -> list:
     for row in rows:
         cells = " | ".join(_cell(_float(row, column), 4) for _, column in ACCURACY_COLUMNS)
         speculative = row.get("speculative") in ("True", "true", "1")
-        acceptance = f"{float(row['acceptance']):.3f} ({row['acceptance_source']})" if speculative else "-"
+        acceptance = _acceptance_cell(row) if speculative else "-"
         commit = commit_ttft(row) / speculative_ttft(row)
         lines.append(f"| {row['model']} | {row['method']} | {cells} | {acceptance} | {row.get('rollbacks', '')} | "
                      f"{commit:.3f} |")
@@ -257,8 +265,9 @@ is added to both methods.
 TEMPLATE_NOTES = """Reading the table. Lynx's full KV is the int8 code itself, so after verification its output is
 exactly int8's; what speculation costs is rollbacks (drafted tokens rejected by the verification
 pass) and the gap between TTFT (first speculative token) and TTFT_commit (first verified token,
-about int8's TTFT). The acceptance is the proxy measured on synthetic KV, calibrated on SmolLM2-135M's
-real drafts (`data/calibration/smollm2-acceptance.json`, docs/real_model.md).
+about int8's TTFT). The acceptance is the proxy measured on synthetic KV, calibrated on the real drafts
+of SmolLM2-135M and Gemma 3 270M (`data/calibration/*-acceptance.json`, docs/real_model.md): the
+run uses the lower of the two transfers, and the bracket is the range between them.
 """
 
 

@@ -69,13 +69,15 @@ void add_run_options(CLI::App& app, Parsed& p) {
 
 void add_calibrate(CLI::App& app, CalibrateOptions& o) {
   auto* cal = app.add_subcommand("calibrate-acceptance",
-                                 "measure SmolLM2's real draft acceptance and fit the proxy's calibration");
-  cal->add_option("--contexts", o.contexts, "context lengths in tokens")->delimiter(',')->check(CLI::Range(64, 8192));
+                                 "measure a real model's draft acceptance and fit the proxy's calibration");
+  cal->add_option("--model", o.model, "real model: smollm2-135m or gemma3-270m")
+      ->check(CLI::IsMember({"smollm2-135m", "gemma3-270m"}));
+  cal->add_option("--contexts", o.contexts, "context lengths in tokens")->delimiter(',')->check(CLI::Range(64, 32768));
   cal->add_option("--methods", o.methods, "speculative methods")->delimiter(',');
   cal->add_option("--samples", o.samples, "draft windows per method and context")->check(CLI::Range(1, 1024));
   cal->add_option("--stride", o.stride, "tokens between draft windows")->check(CLI::Range(1, 1024));
   cal->add_option("--seed", o.seed, "random seed");
-  cal->add_option("--out", o.out, "calibration file (default data/calibration/smollm2-acceptance.json)");
+  cal->add_option("--out", o.out, "calibration file (default data/calibration/<smollm2|gemma3>-acceptance.json)");
 }
 
 void add_bench(CLI::App& app, BenchOptions& o) {

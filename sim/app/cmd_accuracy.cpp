@@ -13,6 +13,7 @@
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_acceptance.hpp"
 #include "sim/app/run_progress.hpp"
 #include "sim/llm/model_path.hpp"
 #include "sim/quant/method_spec.hpp"
@@ -55,8 +56,8 @@ void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
   for (const auto& a : result.acceptance) {
     const RunAcceptance run =
         run_acceptance(data, options.model, options.context, a.method, a.acceptance_probability);
-    fmt::print("{:<18}{:.3f}  (proxy {:.3f}; {})\n", a.method, run.value, a.acceptance_probability,
-               run.source);
+    fmt::print("{:<18}{:.3f}  range {:.3f}-{:.3f}  (proxy {:.3f}; {})\n", a.method, run.value, run.low, run.high,
+               a.acceptance_probability, run.source);
   }
 }
 

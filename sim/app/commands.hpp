@@ -64,6 +64,7 @@ struct AccuracyOptions {
 };
 
 struct CalibrateOptions {
+  std::string model = "smollm2-135m";
   std::vector<int> contexts{1024, 4096};
   std::vector<std::string> methods{"lynx", "lynx-3+5", "lynx-2+6", "lynx-2+2+4", "lynx-qs"};
   int samples = 48;

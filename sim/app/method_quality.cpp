@@ -1,12 +1,13 @@
 #include "sim/app/method_quality.hpp"
 
+#include "sim/app/run_acceptance.hpp"
+
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
 #include <optional>
 #include <thread>
 
-#include "sim/accuracy/calibration/acceptance_calibration_file.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/methods/cachegen_sizes.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
@@ -33,30 +34,19 @@ void add_row(serving::MethodQuality& q, const accuracy::MethodPrecision& row, co
   q.metrics[prefix + "needle_accuracy"] = row.needle_accuracy();
 }
 
-struct AcceptanceContext {
-  std::string model;
-  int context = 0;
-  const accuracy::CalibrationFile* calibration = nullptr;
-};
-
-RunAcceptance choose_acceptance(double proxy, const std::string& method, const AcceptanceContext& a) {
-  const auto* entry = a.calibration != nullptr ? a.calibration->nearest(method, a.context) : nullptr;
-  if (entry == nullptr) return {proxy, "proxy"};
-  if (a.model == a.calibration->model) {
-    return {entry->real_acceptance,
-            fmt::format("real {} at {} tokens", a.calibration->model, entry->context)};
-  }
-  return {accuracy::calibrate_acceptance(proxy, *entry),
-          fmt::format("proxy calibrated on {} at {} tokens", a.calibration->model, entry->context)};
-}
-
-void set_acceptance(serving::MethodQuality& q, double proxy, const std::string& method,
-                    const AcceptanceContext& a) {
+void set_acceptance(serving::MethodQuality& q, double proxy, const RunAcceptance& chosen) {
   q.metrics["proxy_acceptance"] = proxy;
-  const RunAcceptance chosen = choose_acceptance(proxy, method, a);
+  q.acceptance_low = chosen.low;
+  q.acceptance_high = chosen.high;
   q.acceptance = chosen.value;
   q.acceptance_source = chosen.source;
 }
+
+struct AcceptanceContext {
+  std::string model;
+  int context = 0;
+  const std::vector<accuracy::CalibrationFile>* calibrations = nullptr;
+};
 
 serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
                                   const quant::MethodSpec& method, const AcceptanceContext& a) {
@@ -65,7 +55,8 @@ serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
   add_row(q, result.row(method.name, "full"), "");
   if (method.speculative()) {
     add_row(q, result.row(method.name, "anchor"), "anchor_");
-    set_acceptance(q, result.acceptance_probability(method.name), method.name, a);
+    const double proxy = result.acceptance_probability(method.name);
+    set_acceptance(q, proxy, choose_acceptance(proxy, method.name, a.model, a.context, *a.calibrations));
   }
   return q;
 }
@@ -85,19 +76,13 @@ void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
   q.measured_size_ratio = q.cachegen_level_ratios.at(static_cast<std::size_t>(m.cachegen_level));
 }
 
-std::optional<accuracy::CalibrationFile> load_calibration(const DataPaths& data) {
-  const auto path = data.acceptance_calibration();
-  if (!std::filesystem::exists(path)) return std::nullopt;
-  return accuracy::read_calibration_file(path);
-}
-
 std::vector<serving::MethodQuality> measure_precision(const DataPaths& data, const scenario::Scenario& s) {
   std::vector<serving::MethodQuality> qualities(s.methods.size());
   if (!s.accuracy.enabled) return qualities;
   const accuracy::AccuracyRequest request = precision_request(s);
   const accuracy::AccuracyResult result = accuracy::run_accuracy(request);
-  const auto calibration = load_calibration(data);
-  const AcceptanceContext a{s.serving.model.name, request.context, calibration ? &*calibration : nullptr};
+  const auto calibrations = load_calibrations(data);
+  const AcceptanceContext a{s.serving.model.name, request.context, &calibrations};
   for (std::size_t i = 0; i < s.methods.size(); ++i) qualities[i] = quality_of(result, s.methods[i], a);
   return qualities;
 }
@@ -114,12 +99,6 @@ accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
   request.cache_dir = (s.cache_dir / "accuracy").string();
   request.threads = hardware_threads();
   return request;
-}
-
-RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
-                             const std::string& method, double proxy) {
-  const auto calibration = load_calibration(data);
-  return choose_acceptance(proxy, method, {model, context, calibration ? &*calibration : nullptr});
 }
 
 std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& data, const scenario::Scenario& s) {

@@ -6,10 +6,10 @@
 // request context, capped at 32768 tokens (precision depends weakly on length beyond that, and the
 // measurement cost grows with it). Speculative methods get a per-token acceptance that feeds
 // speculative decoding unless the scenario overrides it: the proxy measured here, calibrated by
-// the committed SmolLM2 measurement data/calibration/smollm2-acceptance.json when it lists the
-// method (acceptance_calibration_file.hpp: the real acceptance itself for SmolLM2-135M, the
-// proxy's miss rate scaled by the fitted ratio for other models); acceptance_source says which,
-// and the metric proxy_acceptance keeps the uncalibrated proxy. cachegen also gets its measured size.
+// the committed real-model measurements (run_acceptance.hpp: the real acceptance itself for a real
+// model, the lowest of the proxy's miss rate scaled by each real model's fitted ratio for other
+// models); acceptance_source says which, the metrics acceptance_low and acceptance_high give the
+// range and proxy_acceptance the uncalibrated proxy. cachegen also gets its measured size.
 // With accuracy disabled, every method gets acceptance 1 and no metrics.
 
 #include <string>
@@ -29,14 +29,5 @@ std::vector<serving::MethodQuality> measure_method_qualities(const DataPaths& da
 // representative context, methods, kv_file, seed); throws std::invalid_argument for a method the
 // measurement does not know.
 accuracy::AccuracyRequest precision_request(const scenario::Scenario& scenario);
-
-// The acceptance a scenario run gives `method` on `model` at `context` tokens from its measured
-// proxy, and where it comes from (as above).
-struct RunAcceptance {
-  double value = 1.0;
-  std::string source;
-};
-RunAcceptance run_acceptance(const DataPaths& data, const std::string& model, int context,
-                             const std::string& method, double proxy);
 
 }  // namespace lynxsim::app

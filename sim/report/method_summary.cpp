@@ -139,6 +139,8 @@ MethodSummary summarize_method(const serving::MethodResult& result) {
   add_latencies(s, result.requests);
   add_counters(s, result.requests);
   s.acceptance = result.quality.acceptance;
+  s.acceptance_low = result.quality.acceptance_low;
+  s.acceptance_high = result.quality.acceptance_high;
   for (const auto& m : result.requests) s.max_context_tokens = std::max(s.max_context_tokens, m.context_tokens);
   s.acceptance_source = result.quality.acceptance_source;
   s.accuracy_context_tokens = result.quality.measured_context;

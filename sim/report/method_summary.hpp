@@ -99,6 +99,8 @@ struct MethodSummary {
   std::int64_t retracted_tokens = 0;
   std::int64_t requests_with_retractions = 0;
   double acceptance = 1.0;
+  double acceptance_low = 1.0;   // the range the acceptance measurement supports
+  double acceptance_high = 1.0;
   std::string acceptance_source;
   int accuracy_context_tokens = 0;  // the context the accuracy metrics were measured at (0: none)
   double measured_acceptance = 0.0;

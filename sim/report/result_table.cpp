@@ -13,6 +13,12 @@ namespace {
 
 using Row = std::vector<std::string>;
 
+// alpha, with its range when the acceptance measurement gives one ("0.950 (0.950-0.998)").
+std::string acceptance_cell(const MethodSummary& s) {
+  if (!(s.acceptance_high > s.acceptance_low)) return fmt::format("{:.3f}", s.acceptance);
+  return fmt::format("{:.3f} ({:.3f}-{:.3f})", s.acceptance, s.acceptance_low, s.acceptance_high);
+}
+
 std::vector<std::string> metric_columns(const std::vector<MethodSummary>& summaries,
                                         const TableOptions& options) {
   if (!options.accuracy_columns.empty()) return options.accuracy_columns;
@@ -105,7 +111,7 @@ Row method_row(const MethodSummary& s, const TableOptions& options, const Layout
     const auto it = s.accuracy.find(m);
     row.push_back(it == s.accuracy.end() ? "-" : format_metric(it->second));
   }
-  if (layout.with_acceptance) row.push_back(s.speculative ? fmt::format("{:.3f}", s.acceptance) : "-");
+  if (layout.with_acceptance) row.push_back(s.speculative ? acceptance_cell(s) : "-");
   if (layout.with_retractions) row.push_back(s.speculative ? fmt::format("{}", s.retracted_tokens) : "-");
   return row;
 }

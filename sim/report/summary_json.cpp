@@ -84,6 +84,8 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"retracted_tokens", s.retracted_tokens},
       {"requests_with_retractions", s.requests_with_retractions},
       {"acceptance", number(s.acceptance)},
+      {"acceptance_low", number(s.acceptance_low)},
+      {"acceptance_high", number(s.acceptance_high)},
       {"acceptance_source", s.acceptance_source},
       {"accuracy_context_tokens", s.accuracy_context_tokens},
       {"measured_acceptance", number(s.measured_acceptance)},

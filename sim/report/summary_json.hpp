@@ -11,7 +11,7 @@
 //    "memory_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
 //    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
-//    "acceptance", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
+//    "acceptance", "acceptance_low", "acceptance_high", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
 //    "accuracy_context_tokens" (the context the accuracy was measured at; 0 when not measured),
 //    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),
 //    "simulated_time_s", "events_executed",

@@ -6,6 +6,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 namespace lynxsim::scenario {
 
@@ -21,8 +23,14 @@ struct DataPaths {
   std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
   // The long natural text of the real-model measurements and benchmarks.
   std::filesystem::path essay_text() const { return root / "data" / "texts" / "kv_essay.txt"; }
-  std::filesystem::path acceptance_calibration() const {
-    return root / "data" / "calibration" / "smollm2-acceptance.json";
+  // The committed acceptance calibration measured on real model `model` (smollm2-135m:
+  // data/calibration/smollm2-acceptance.json, gemma3-270m: gemma3-acceptance.json).
+  std::filesystem::path acceptance_calibration(const std::string& model = "smollm2-135m") const {
+    return root / "data" / "calibration" / (model.substr(0, model.find('-')) + "-acceptance.json");
+  }
+  // Every real model's calibration file, in a fixed order (present or not).
+  std::vector<std::filesystem::path> acceptance_calibrations() const {
+    return {acceptance_calibration("smollm2-135m"), acceptance_calibration("gemma3-270m")};
   }
   // The cache folder: --cache-dir, else default_cache_dir().
   std::filesystem::path cache_dir() const;

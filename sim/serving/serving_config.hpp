@@ -65,7 +65,8 @@ struct RequestSpec {
 // Precision figures measured for a method (sim/accuracy), attached to its results. `acceptance` is
 // the per-token probability that a draft made on the anchor equals the verified token, and
 // acceptance_source where it came from ("proxy", "real smollm2-135m at N tokens", "proxy
-// calibrated on ...", "scenario" when the scenario fixes it, "default" when nothing was measured).
+// calibrated on ...", "scenario" when the scenario fixes it, "default" when nothing was measured),
+// and [acceptance_low, acceptance_high] the range the measurement supports.
 struct MethodQuality {
   double acceptance = 1.0;
   std::string acceptance_source = "default";
@@ -77,6 +78,8 @@ struct MethodQuality {
   std::vector<double> cachegen_level_ratios{};
   // The context length the metrics were measured at (0: none measured).
   int measured_context = 0;
+  double acceptance_low = 1.0;
+  double acceptance_high = 1.0;
 };
 
 struct SpeculationSpec {

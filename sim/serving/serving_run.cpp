@@ -65,6 +65,8 @@ MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& meth
   if (method.acceptance || config.speculation.acceptance) {
     used.acceptance = effective_acceptance(config, method, quality);
     used.acceptance_source = "scenario";
+    used.acceptance_low = used.acceptance;
+    used.acceptance_high = used.acceptance;
   }
   ServingCluster cluster(sim, config, method, used.acceptance, used, merge_quiet_steps);
   std::deque<RequestState> requests = make_requests(config, method);

@@ -75,7 +75,7 @@ std::string render_calibration_table(const std::vector<AcceptanceCalibration>& c
   char head[160];
   std::snprintf(head, sizeof head, "%-18s%8s%9s%9s%8s%8s%9s\n", "method", "context", "proxy", "real", "+-", "drafts",
                 "miss c");
-  std::string out = "acceptance calibration on SmolLM2 (alpha = 1 - c (1 - proxy))\n";
+  std::string out = "acceptance calibration (alpha = 1 - c (1 - proxy))\n";
   out += head;
   for (const auto& c : calibrations) out += line(c);
   return out;
