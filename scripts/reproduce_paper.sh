@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Rebuilds results/paper/ from the sweep sweeps/paper.json: runs every point not yet run (so an
+# Rebuilds results/paper/ from the sweeps sweeps/paper.json and sweeps/ttft-vs-bandwidth-models.json: runs every point not yet run (so an
 # interrupted run resumes; --fresh starts over), merges the results into CSV files, draws the
 # figures and prints how long it took.
 #
 #   scripts/reproduce_paper.sh [--fresh] [--jobs N] [--lynxsim PATH]
 #
 # Output: results/paper/summary.csv (one row per point and method), results/paper/requests.csv
-# (one row per request), results/paper/plots/*.png, results/paper/README.md (the headline ratios,
-# computed from summary.csv), and the raw results folders under results/paper/runs/ (not committed).
+# (one row per request), results/paper/models.csv (the model sweep, one row per point and method),
+# results/paper/plots/*.png, results/paper/README.md (the headline ratios, computed from summary.csv,
+# and a model-class section from models.csv), and the raw results folders under results/paper/runs/
+# and runs-models/ (not committed).
 # On a cluster, run `scripts/sweep.py run sweeps/paper.json --shard i/n` on
 # each machine first (docs/sweeps.md), copy the runs/ folders together, then run this script.
 set -euo pipefail
@@ -36,6 +38,9 @@ sweep() { "$python" "$root/scripts/sweep.py" "$@"; }
 sweep run "$root/sweeps/paper.json" --jobs "$jobs" --lynxsim "$lynxsim" --collect
 cp "$out/runs/summary.csv" "$out/summary.csv"
 cp "$out/runs/requests.csv" "$out/requests.csv"
+sweep run "$root/sweeps/ttft-vs-bandwidth-models.json" --out "$out/runs-models" --jobs "$jobs" \
+  --lynxsim "$lynxsim" --collect
+cp "$out/runs-models/summary.csv" "$out/models.csv"
 
 mkdir -p "$plots"
 rm -f "$plots"/*.png
@@ -57,5 +62,5 @@ done
 
 elapsed=$(($(date +%s) - started))
 took="$((elapsed / 60)) min $((elapsed % 60)) s with $jobs jobs on $(nproc) cores"
-sweep paper-report "$out/summary.csv" --output "$out/README.md" --elapsed "$took"
+sweep paper-report "$out/summary.csv" --models "$out/models.csv" --output "$out/README.md" --elapsed "$took"
 echo "results/paper rebuilt in $took"

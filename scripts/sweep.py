@@ -6,7 +6,7 @@
     sweep.py points SWEEP.json [--shard i/n]
     sweep.py collect SWEEP.json [--csv PATH]
     sweep.py plot INPUT --kind KIND [--output PNG] [--where column=value]...
-    sweep.py paper-report SUMMARY.csv --output README.md [--elapsed TEXT]
+    sweep.py paper-report SUMMARY.csv --output README.md [--elapsed TEXT] [--models MODELS.csv]
 
 `run` executes every point of the sweep not yet done (so rerunning resumes), --jobs at a time,
 with a progress bar on stderr; --shard i/n runs only the points with index % n == i, for a Slurm
@@ -73,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("summary", type=Path, help="collected summary.csv of sweeps/paper.json")
     report.add_argument("--output", "-o", type=Path, required=True, help="README path")
     report.add_argument("--elapsed", default="(not timed)", help="how long the rebuild took")
+    report.add_argument("--models", type=Path,
+                        help="collected summary.csv of sweeps/ttft-vs-bandwidth-models.json (a model-class section)")
     return parser
 
 
@@ -151,7 +153,7 @@ def command_plot(args) -> int:
 def command_paper_report(args) -> int:
     from lynxsim_tools import paper_report
 
-    paper_report.write_report(args.summary, args.output, args.elapsed)
+    paper_report.write_report(args.summary, args.output, args.elapsed, args.models)
     print(args.output)
     return 0
 

@@ -20,7 +20,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import results
+from . import model_report, results
 
 AXES = ("model", "hardware", "workload.requests.0.context", "network.bandwidth", "serving.streaming")
 DEFAULT_STREAMING = "layerwise"
@@ -216,7 +216,7 @@ def accuracy_claim(rows: list) -> list:
             "docs/real_model.md) int8 KV agrees with 16-bit KV on 99-100% of teacher-forced tokens from 1K to 8K tokens."]
 
 
-def render(rows: list, elapsed: str, plots: list) -> str:
+def render(rows: list, elapsed: str, plots: list, model_rows: list | None = None) -> str:
     ratios = point_ratios(rows)
     if not ratios:
         raise results.ResultsError("summary.csv holds no point with lynx, int8, bf16 and int4")
@@ -230,7 +230,10 @@ def render(rows: list, elapsed: str, plots: list) -> str:
               *headline_rows(ratios), "", "## By bandwidth (all models, hardware and contexts)", "",
               *bandwidth_rows(ratios), "",
               f"## Precision and speculation at 32K tokens, 25 Gb/s, Ascend 910B, {STREAMING_TEXT.get(accuracy_mode, accuracy_mode)}",
-              "", *accuracy_rows(at_point), "", TEMPLATE_NOTES, "## Plots", ""]
+              "", *accuracy_rows(at_point), "", TEMPLATE_NOTES]
+    if model_rows:
+        parts += model_report.section(model_rows)
+    parts += ["## Plots", ""]
     parts += [f"![{p.stem}](plots/{p.name})" for p in plots]
     return "\n".join(parts) + "\n"
 
@@ -268,10 +271,11 @@ run uses the lower of the two transfers, and the bracket is the range between th
 """
 
 
-def write_report(summary_csv: Path, out: Path, elapsed: str) -> None:
+def write_report(summary_csv: Path, out: Path, elapsed: str, models_csv: Path | None = None) -> None:
     rows = results.read_csv(summary_csv)
+    models = results.read_csv(models_csv) if models_csv else None
     plots = sorted((Path(out).parent / "plots").glob("*.png"))
-    text = render(rows, elapsed, plots)
+    text = render(rows, elapsed, plots, models)
     temporary = Path(out).with_name(f".{Path(out).name}.tmp")
     temporary.write_text(text)
     temporary.replace(out)

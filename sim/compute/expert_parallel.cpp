@@ -1,24 +1,49 @@
 #include "sim/compute/expert_parallel.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
 namespace lynxsim {
 
-Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance) {
+void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool moe) {
+  if (layout.attention_dp < 1 || tensor_parallel % layout.attention_dp != 0) {
+    throw std::invalid_argument("attention_dp must divide tp");
+  }
+  if (layout.expert_parallel != 1 && layout.expert_parallel != tensor_parallel) {
+    throw std::invalid_argument("expert_parallel must be 1 or tp");
+  }
+  if (layout.expert_parallel > 1 && !moe) {
+    throw std::invalid_argument("expert_parallel > 1 needs a model card with a moe section");
+  }
+  if (!(layout.load_imbalance >= 1.0)) throw std::invalid_argument("expert load imbalance must be at least 1");
+  if (layout.node_gpus < 1) throw std::invalid_argument("node_gpus must be at least 1");
+}
+
+Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance,
+                     int node_gpus) {
   if (!(imbalance >= 1.0)) throw std::invalid_argument("expert load imbalance must be at least 1");
   if (ranks <= 1) return Time::zero();
-  const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
-  return Time::from_seconds(imbalance * bytes_out_per_rank.as_double() / bus) + hw.scale_up_latency +
+  const double local = std::min(std::max(node_gpus, 1), ranks);
+  const double bytes = bytes_out_per_rank.as_double();
+  const double in_node = bytes * (local - 1.0) / (ranks - 1.0);
+  const double across = bytes - in_node;
+  const double up_s = in_node / (hw.scale_up_bandwidth.value * hw.scale_up_efficiency);
+  const double out_rate = hw.nic_bandwidth.value / 8.0 * kScaleOutEfficiency;
+  if (across > 0.0 && !(out_rate > 0.0)) {
+    throw std::invalid_argument("expert parallelism across nodes needs the GPU's nic_bandwidth");
+  }
+  const double out_s = across > 0.0 ? across / out_rate : 0.0;
+  return Time::from_seconds(imbalance * std::max(up_s, out_s)) + hw.scale_up_latency +
          hw.scale_up_step_latency * (ranks - 1);
 }
 
 Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, int ranks,
-                                int tokens_per_rank, double imbalance) {
+                                int tokens_per_rank, double imbalance, int node_gpus) {
   if (!model.moe || ranks <= 1) return Time::zero();
   const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
   const Bytes out{std::llround(rows * model.hidden_size * 2.0)};
-  return all_to_all_time(hw, ranks, out, imbalance) * 2;
+  return all_to_all_time(hw, ranks, out, imbalance, node_gpus) * 2;
 }
 
 }  // namespace lynxsim

@@ -1,18 +1,34 @@
 #pragma once
-// Expert parallelism: the all-to-all dispatch and combine of a MoE layer whose experts are spread
-// over R ranks while attention runs data-parallel (each rank holds its own N tokens), as DeepEP and
-// the DeepSeek-V3 deployment do (arXiv:2412.19437 section 3.2).
+// Expert parallelism with data-parallel attention: the layout of a MoE model on one instance of t
+// GPUs, and the all-to-all dispatch and combine of its MoE layers.
 //
-// Each token goes to its top-k experts, spread evenly over the R ranks, so a rank sends
+// Layout (ExpertParallelLayout). Attention runs data-parallel over D ranks (attention_dp), each a
+// tensor-parallel group of t / D GPUs holding its own requests; experts are spread over EP = t
+// GPUs (expert_parallel; 1: experts tensor-parallel as the dense FFN). This is how DeepSeek-V3 is
+// served: SGLang's `--enable-dp-attention --dp t --ep t` with DeepEP (lmsys.org/blog/2025-05-05-
+// large-scale-ep), and DeepSeek's own prefill (attention TP4 x DP8, EP32) and decode (TP4 x DP80,
+// EP320) units (arXiv:2412.19437 section 3.4). An MLA latent is shared by every head, so an
+// attention TP group holds it once per rank: data-parallel attention keeps one copy per request
+// instead of t.
+//
+// All-to-all. Each token goes to its top-k experts, spread evenly over the R = EP ranks, so a rank
+// holding N tokens sends
 //   bytes_out = N * k * (R - 1) / R * hidden * 2       (BF16 rows; the local share stays)
-// in dispatch and receives as many back in combine. Over the scale-up fabric every rank sends and
-// receives through its own link at the bus rate, so one all-to-all takes
-//   a2a = imbalance * bytes_out / (scale_up_bandwidth * scale_up_efficiency) + scale_up_latency
-//         + (R - 1) * scale_up_step_latency
+// in dispatch and receives as many back in combine. With G GPUs per node sharing the scale-up
+// link (node_gpus), (G' - 1) / (R - 1) of those bytes stay in the node (G' = min(G, R)) and
+// (R - G') / (R - 1) cross the scale-out network through the rank's own NIC, both at once:
+//   a2a = imbalance * max(bytes_in_node / (scale_up_bandwidth * scale_up_efficiency),
+//                         bytes_across / (nic_bandwidth / 8 * kScaleOutEfficiency))
+//         + scale_up_latency + (R - 1) * scale_up_step_latency
 // and a MoE layer pays dispatch + combine = 2 * a2a. imbalance >= 1 is the busiest rank's routed
-// load over the mean (1: perfectly balanced routing). For R = 2 this is one link carrying
-// N k / 2 rows each way. Where EP spans hosts the exchange runs on the flow model instead (not
-// modelled here). Units: bytes, seconds inside, Time out.
+// load over the mean (1: perfectly balanced routing, what EPLB aims at; real batches stay above
+// it). kScaleOutEfficiency = 0.86: DeepEP's normal kernels reach 43 GB/s of RDMA bottleneck
+// bandwidth on H800 with 400 Gb/s CX7 InfiniBand (github.com/deepseek-ai/DeepEP, README table,
+// internode EP16 dispatch). For R = 2 this is one link carrying N k / 2 rows each way. The
+// closed form assumes every rank's NIC reaches every other node at its line rate (a non-blocking
+// fabric); the flow model does not carry this traffic. Dispatch in FP8 (DeepEP's option) would
+// halve the dispatch bytes; BF16 both ways is the conservative reading.
+// Units: bytes, seconds inside, Time out.
 
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
@@ -21,13 +37,31 @@
 
 namespace lynxsim {
 
+inline constexpr double kScaleOutEfficiency = 0.86;
+inline constexpr int kDefaultNodeGpus = 8;
+
+struct ExpertParallelLayout {
+  int attention_dp = 1;
+  int expert_parallel = 1;
+  double load_imbalance = 1.0;
+  int node_gpus = kDefaultNodeGpus;
+  bool trivial() const { return attention_dp == 1 && expert_parallel == 1; }
+};
+
+// Throws std::invalid_argument naming the problem: attention_dp not dividing tensor_parallel,
+// expert_parallel other than 1 or tensor_parallel (or > 1 for a dense model), imbalance < 1,
+// node_gpus < 1.
+void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool moe);
+
 // One all-to-all in which each of `ranks` ranks sends bytes_out_per_rank; zero for one rank.
 // Throws std::invalid_argument for imbalance < 1.
-Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance);
+Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance,
+                     int node_gpus = kDefaultNodeGpus);
 
 // Dispatch plus combine of one MoE layer for `tokens_per_rank` tokens on each of `ranks` ranks;
 // zero for a dense model or one rank.
 Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, int ranks,
-                                int tokens_per_rank, double imbalance);
+                                int tokens_per_rank, double imbalance,
+                                int node_gpus = kDefaultNodeGpus);
 
 }  // namespace lynxsim

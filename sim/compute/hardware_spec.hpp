@@ -27,6 +27,7 @@
 // scale_up_step_latency     latency of one ring step (one hop: send, flag wait, reduce); a ring
 //                           all-reduce over n ranks takes 2 (n - 1) steps
 // nic_bandwidth             scale-out NIC line rate per accelerator
+// peak_fp8                  dense FP8 tensor-core rate; optional, 0 where the profile has none
 
 #include <string>
 
@@ -40,6 +41,7 @@ struct HardwareSpec {
   std::string description;
   FlopsPerSecond peak_bf16;
   FlopsPerSecond peak_int8;
+  FlopsPerSecond peak_fp8{0.0};
   Bytes hbm_capacity;
   BytesPerSecond hbm_bandwidth;
   double compute_efficiency = 0.0;

@@ -73,13 +73,18 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
-  heads_per_rank_ = ceil_div(model_.num_heads, tp_);
-  kv_heads_per_rank_ = ceil_div(model_.num_kv_heads, tp_);
+  if (model_.weight_bits == 8 && hw_.peak_fp8.value > 0.0) gemm_rate_ = hw_.peak_fp8.value / hw_.peak_bf16.value;
+  set_heads_per_rank();
   const int block = split_kv_block_tokens(model_.head_dim);
   split_kv_block_shift_ = std::countr_zero(static_cast<unsigned>(block));
   if (block != 1 << split_kv_block_shift_) {
     throw std::logic_error("split-KV blocks must be a power of two tokens");
   }
+}
+
+void TimingModel::set_heads_per_rank() {
+  heads_per_rank_ = ceil_div(model_.num_heads, attention_tp());
+  kv_heads_per_rank_ = ceil_div(model_.num_kv_heads, attention_tp());
 }
 
 int TimingModel::kv_replication() const {
@@ -92,6 +97,7 @@ Bytes TimingModel::kv_bytes_per_token_per_rank() const {
 }
 
 Bytes TimingModel::weight_bytes_per_rank() const {
+  if (!layout_.trivial()) return parallel_weight_bytes();
   const double layers = model_.linear_params_per_layer() * model_.num_layers * model_.weight_bits / 8.0;
   return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
@@ -115,7 +121,8 @@ OpTiming TimingModel::linear_op(double tokens) const {
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations, gemm_efficiency(tokens),
+  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations,
+                  gemm_efficiency(tokens) * gemm_rate_,
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 
@@ -202,6 +209,7 @@ LayerBreakdown TimingModel::layer_breakdown(std::span<const SequenceChunk> chunk
 }
 
 LayerBreakdown TimingModel::layer_breakdown(const PassTotals& totals) const {
+  if (!layout_.trivial()) return parallel_layer(totals);
   LayerBreakdown layer;
   const TokenCosts& costs = token_costs(totals.new_tokens);
   layer.linear = costs.linear;
@@ -280,6 +288,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
 }
 
 Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
+  if (!layout_.trivial()) return pass(totals, logit_rows).time;
   const TokenCosts& costs = token_costs(totals.new_tokens);
   const Time layer = costs.layer_fixed + attention_op(totals).time;
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
@@ -304,6 +313,7 @@ Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
   plain.new_tokens = sequences_;
   plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
   plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
+  if (!timing_->layout_.trivial()) return timing_->pass_time(plain, sequences_);
   return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
 }
 

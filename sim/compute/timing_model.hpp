@@ -92,8 +92,26 @@
 //     bytes 2 * state_r * S (state read and written) + 2 N (2 K_r d_k + 2 V_r d_v)
 //
 
+// Data-parallel attention and expert parallelism (set_parallel_layout, expert_parallel.hpp): with
+// D attention DP ranks of a = t / D GPUs each and sequences placed round-robin, the busiest DP rank
+// holds S_b = ceil(S / D) of the pass's S sequences and the share S_b / S of its tokens, pairs and
+// KV reads (equal lengths assumed; one sequence: all of them). Per layer and rank:
+//   attention    the roofline above for the busiest DP rank's share with H_r = ceil(heads / a)
+//   linear       FLOPs 2 (N_b P_attn / a + imbalance * N * P_ffn / t), bytes w (P_attn / a +
+//                P_ffn_read / t) + activations; P_attn the attention projections, P_ffn the
+//                active FFN parameters (imbalance only with EP > 1)
+//   elementwise  the busiest DP rank's N_b tokens
+//   communication  allreduce over a GPUs of the N_b rows after attention, then per MoE layer
+//                the dispatch and combine of ceil(N_b / a) tokens per rank over EP ranks
+//                (expert_parallel_layer_time; EP = 1: an all-reduce of the N rows over t GPUs),
+//                per dense layer an all-reduce of the N rows over t GPUs, averaged over layers
+// Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
+//
 // A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
-// the LM head stays BF16 and every GEMM runs at the BF16 rate.
+// the LM head stays BF16. With weight_bits 8 the layers' projection GEMMs run in FP8 (W8A8, as
+// DeepSeek-V3 is served with DeepGEMM's block-scaled FP8 kernels) at the profile's peak_fp8 with the
+// same efficiencies: the linear operator's compute term is FLOPs / (peak_fp8 * e_c). A profile
+// without peak_fp8 (no FP8 tensor cores) keeps the BF16 rate; attention and the LM head stay BF16.
 //
 // Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
@@ -106,6 +124,7 @@
 #include <vector>
 
 #include "sim/compute/engine_spec.hpp"
+#include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/time.hpp"
@@ -233,12 +252,22 @@ public:
   // BF16 weights held by one rank (all layers plus LM head).
   Bytes weight_bytes_per_rank() const;
 
+  // Data-parallel attention and expert parallelism of the group (timing_layout.cpp); call before
+  // timing anything. Throws std::invalid_argument for a layout check_layout rejects.
+  void set_parallel_layout(const ExpertParallelLayout& layout);
+  const ExpertParallelLayout& parallel_layout() const { return layout_; }
+  // GPUs of one attention DP rank: tensor_parallel / attention_dp.
+  int attention_tp() const { return tp_ / layout_.attention_dp; }
+  // The MoE dispatch and combine of one layer for a pass of `tokens` tokens on the busiest DP rank.
+  Time expert_exchange_time(int busiest_tokens) const;
+
   const ModelSpec& model() const { return model_; }
   const HardwareSpec& hardware() const { return hw_; }
   const std::optional<EngineSpec>& engine() const { return engine_; }
   int tensor_parallel() const { return tp_; }
 
 private:
+  void set_heads_per_rank();
   // The parts of a layer and of the LM head that depend on the token (or row) count alone,
   // computed once per count below kMemoTokens: a serving run asks for the same few batch sizes
   // millions of times. The memo makes a TimingModel unsafe to share between threads.
@@ -272,6 +301,10 @@ private:
   LayerBreakdown layer_breakdown(const PassTotals& totals) const;
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   OpTiming elementwise_op(double tokens) const;
+  PassTotals busiest_dp_rank(const PassTotals& totals) const;
+  OpTiming parallel_linear_op(double tokens, double busiest_tokens) const;
+  LayerBreakdown parallel_layer(const PassTotals& totals) const;
+  Bytes parallel_weight_bytes() const;
   OpTiming roofline(double flops, double bytes, double compute_efficiency, double memory_efficiency,
                     Time floor) const;
   double gemm_efficiency(double rows) const;
@@ -281,9 +314,11 @@ private:
   int tp_;
   std::optional<EngineSpec> engine_;
   bool layered_attention_ = false;
-  int heads_per_rank_ = 0;
+  int heads_per_rank_ = 0;     // query heads per attention rank (attention_tp(), set_heads_per_rank)
   int kv_heads_per_rank_ = 0;
   int split_kv_block_shift_ = 0;  // log2 of the tokens per KV block of the split-KV kernel (split_kv.hpp)
+  ExpertParallelLayout layout_;
+  double gemm_rate_ = 1.0;  // the layers' GEMM rate over peak_bf16 (peak_fp8 / peak_bf16 for FP8)
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<int, TokenCosts> sparse_memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks

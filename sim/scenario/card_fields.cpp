@@ -43,8 +43,9 @@ constexpr std::array kModelCard{
           .required = true, .open_min = true},
     positive_int("max_context", "longest context in tokens (`max_position_embeddings`)"),
     Field{.key = "weight_bits", .type = T::integer,
-          .doc = "only 8 or 16; the storage of the layers' projection weights (8 for FP8 checkpoints); the "
-                 "LM head stays BF16 and GEMMs run at the BF16 rate",
+          .doc = "only 8 or 16; the storage of the layers' projection weights (8 for FP8 checkpoints: "
+                 "the layers' GEMMs then run at the GPU profile's peak_fp8 where it has one); the LM "
+                 "head and attention stay BF16",
           .default_json = "16", .min = 8, .max = 16},
     Field{.key = "attention", .doc = "the attention layout (below)",
           .default_doc = "all layers full GQA"},
@@ -133,6 +134,9 @@ constexpr std::array kGpu{
     Field{.key = "description", .type = T::text, .doc = "non-empty free text", .required = true},
     required("peak_bf16", T::flop_rate, "dense BF16 tensor-core peak"),
     required("peak_int8", T::flop_rate, "dense INT8 tensor-core peak"),
+    Field{.key = "peak_fp8", .type = T::flop_rate,
+          .doc = "dense FP8 tensor-core peak; the layers' GEMMs of an FP8 card (weight_bits 8) run at it",
+          .default_doc = "none: FP8 cards at the BF16 rate", .min = 0, .open_min = true},
     required("hbm_capacity", T::size, "HBM per GPU"),
     required("hbm_bandwidth", T::byte_rate, "HBM bandwidth per GPU"),
     fraction("compute_efficiency", "fraction of peak_bf16 that large GEMMs reach"),

@@ -7,6 +7,7 @@
 // cache without them could never hit.
 
 #include <algorithm>
+#include <stdexcept>
 #include <fmt/format.h>
 
 #include "sim/scenario/json_fields.hpp"
@@ -30,6 +31,10 @@ serving::InstanceSpec read_group(const json& value, const std::string& path, Sec
   r.resolve_into(resolved);
   instance.tensor_parallel = r.count(F["tp"]).value_or(1);
   instance.count = r.count(F["count"]).value_or(1);
+  instance.parallel.attention_dp = r.count(F["attention_dp"]).value_or(0);
+  instance.parallel.expert_parallel = r.count(F["expert_parallel"]).value_or(0);
+  instance.parallel.load_imbalance = r.number(F["expert_load_imbalance"]).value_or(1.0);
+  instance.parallel.node_gpus = r.count(F["node_gpus"]).value_or(kDefaultNodeGpus);
   r.finish();
   return instance;
 }
@@ -44,7 +49,48 @@ std::string host_list(const net::Topology& topology) {
   return fmt::format("{}{}", fmt::join(names, ", "), more);
 }
 
+// GPUs of one attention DP rank by default for a MoE card with MLA: prefill 4 (DeepSeek-V3's
+// prefill unit, attention TP4 with sequence parallelism, arXiv:2412.19437 section 3.4.1, so one long
+// prompt is not left to one GPU), or the largest of 2 and 1 dividing tp; decode 1 (SGLang's
+// `--enable-dp-attention --dp tp` decode, lmsys.org/blog/2025-05-05-large-scale-ep).
+int default_attention_tp(int tp, bool prefill) {
+  if (!prefill) return 1;
+  for (const int a : {4, 2}) {
+    if (tp % a == 0) return a;
+  }
+  return 1;
+}
+
+// The model-dependent defaults of attention_dp and expert_parallel (0: absent), then the layout check.
+void resolve_layout(const ModelSpec& model, bool prefill, serving::InstanceSpec& instance,
+                    const std::string& path, IssueList& issues, json& resolved) {
+  ExpertParallelLayout& layout = instance.parallel;
+  const int tp = instance.tensor_parallel;
+  const bool dp_ep = model.moe && model.attention.mla;
+  if (layout.attention_dp == 0) layout.attention_dp = dp_ep ? tp / default_attention_tp(tp, prefill) : 1;
+  if (layout.expert_parallel == 0) layout.expert_parallel = dp_ep ? tp : 1;
+  resolved["attention_dp"] = layout.attention_dp;
+  resolved["expert_parallel"] = layout.expert_parallel;
+  try {
+    check_layout(layout, instance.tensor_parallel, model.moe.has_value());
+  } catch (const std::invalid_argument& e) {
+    issues.add(path, e.what());
+  }
+}
+
 }  // namespace
+
+void resolve_layouts(const ModelSpec& model, bool prefill, InstanceGroups& groups, const std::string& path,
+                     IssueList& issues, json& resolved) {
+  if (!resolved.is_array()) {
+    resolve_layout(model, prefill, groups.first, path, issues, resolved);
+    return;
+  }
+  for (std::size_t i = 0; i < resolved.size() && i <= groups.extra.size(); ++i) {
+    auto& group = i == 0 ? groups.first : groups.extra[i - 1];
+    resolve_layout(model, prefill, group, pointer_child(path, std::to_string(i)), issues, resolved[i]);
+  }
+}
 
 InstanceGroups read_instances(const json& value, const std::string& path, SectionContext& ctx,
                               json& resolved) {

@@ -58,6 +58,24 @@ constexpr std::array kInstanceGroup{
           .default_json = "1", .min = 1, .max = kMaxTensorParallel},
     Field{.key = "count", .type = T::integer, .doc = "instances of the group", .default_json = "1",
           .min = 1, .max = kMaxInstancesPerGroup},
+    Field{.key = "attention_dp", .type = T::integer,
+          .doc = "attention data-parallel ranks of an instance; each holds its own requests and "
+                 "their KV on tp / attention_dp GPUs (must divide tp)",
+          .default_doc = "for a MoE card with MLA: prefill tp / 4 (attention TP4, DeepSeek-V3's "
+                         "prefill), decode tp (SGLang's DP attention); else 1",
+          .min = 1, .max = kMaxTensorParallel},
+    Field{.key = "expert_parallel", .type = T::integer,
+          .doc = "GPUs the routed experts are spread over: 1 (tensor-parallel experts) or tp (MoE "
+                 "layers pay an all-to-all dispatch and combine)",
+          .default_doc = "`tp` for a MoE card with MLA, else 1", .min = 1, .max = kMaxTensorParallel},
+    Field{.key = "expert_load_imbalance", .type = T::number,
+          .doc = "the busiest expert-parallel rank's routed tokens over the mean; scales the "
+                 "all-to-all and the expert GEMMs (1: perfectly balanced, an optimistic bound)",
+          .default_json = "1", .min = 1, .max = 64},
+    Field{.key = "node_gpus", .type = T::integer,
+          .doc = "GPUs per node on the scale-up link; the expert all-to-all of a larger instance "
+                 "sends the rest of its bytes through each GPU's NIC",
+          .default_json = "8", .min = 1, .max = kMaxTensorParallel},
 };
 
 constexpr std::array kPrefixCache{

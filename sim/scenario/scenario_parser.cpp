@@ -140,10 +140,12 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   }
   auto prefill = read_instances(section(top, "prefill", true), top.child("prefill"), ctx,
                                 res["prefill"]);
+  resolve_layouts(s.serving.model, true, prefill, top.child("prefill"), ctx.issues, res["prefill"]);
   s.serving.prefill = prefill.first;
   s.serving.extra_prefill = std::move(prefill.extra);
   auto decode = read_instances(section(top, "decode", true), top.child("decode"), ctx,
                                res["decode"]);
+  resolve_layouts(s.serving.model, false, decode, top.child("decode"), ctx.issues, res["decode"]);
   s.serving.decode = decode.first;
   s.serving.extra_decode = std::move(decode.extra);
   if (const auto* network = top.get("network", true)) {

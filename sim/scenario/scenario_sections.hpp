@@ -28,6 +28,11 @@ struct InstanceGroups {
   std::vector<serving::InstanceSpec> extra;
 };
 
+// The attention_dp and expert_parallel defaults that depend on the model and role, written into the
+// resolved group(s); an impossible layout is an issue at the group's path.
+void resolve_layouts(const ModelSpec& model, bool prefill, InstanceGroups& groups, const std::string& path,
+                     IssueList& issues, nlohmann::json& resolved);
+
 ModelSpec read_model(const nlohmann::json& value, const std::string& path, SectionContext& ctx,
                      nlohmann::json& resolved);
 HardwareSpec read_gpu(const nlohmann::json& value, const std::string& path, SectionContext& ctx,

@@ -100,7 +100,7 @@ void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens
 void CacheGenTransfer::start(RequestState& request) {
   const quant::CacheGenParams& c = params_.method->cachegen;
   const auto p = static_cast<std::size_t>(request.metrics.prefill_instance);
-  open_pipeline(request, request.metrics.context_tokens, params_.prefill_hosts[p],
+  open_pipeline(request, request.metrics.context_tokens, params_.kv_hosts(request, false),
                 params_.tp(request, false));
   const int chunks = pipelines_.at(request.metrics.id)->num_chunks;
   const auto best = static_cast<std::size_t>(std::min<int>(params_.method->cachegen_level,
@@ -150,7 +150,7 @@ void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
   pipeline.sending = true;
   const int tokens = chunk_tokens(pipeline, chunk);
   const auto& src = pipeline.src;
-  const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
+  const auto dst = params_.kv_hosts(request, true);
   const std::vector<HeadFlow> flows =
       kv_head_flows(params_.geometry.num_kv_heads, pipeline.src_tp, params_.tp(request, true));
   const quant::ChunkChoice choice = choose(request, pipeline, tokens, flows);

@@ -29,7 +29,8 @@ std::vector<std::string> decode_capacity_problems(const ServingConfig& config, b
   const std::int64_t drafts = any_speculative ? config.speculation.max_draft_tokens : 0;
   const auto [index, tokens] = largest_request(config, drafts);
   for (std::size_t g = 0; g < groups.size(); ++g) {
-    const TimingModel timing(config.model, groups[g].gpu, groups[g].tensor_parallel);
+    TimingModel timing(config.model, groups[g].gpu, groups[g].tensor_parallel);
+    timing.set_parallel_layout(groups[g].parallel);
     const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) *
                           config.decode_memory.usable_fraction;
     const double weights = static_cast<double>(timing.weight_bytes_per_rank().value);

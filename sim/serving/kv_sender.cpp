@@ -1,5 +1,6 @@
 #include "sim/serving/kv_sender.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <memory>
 
@@ -7,10 +8,30 @@
 
 namespace lynxsim::serving {
 
+namespace {
+
+int attention_dp_of(const std::vector<int>& dp, int instance) {
+  const auto i = static_cast<std::size_t>(instance);
+  return i < dp.size() ? std::max(dp[i], 1) : 1;
+}
+
+}  // namespace
+
 int KvTransferParams::tp(const RequestState& request, bool decode) const {
   const auto& hosts = decode ? decode_hosts : prefill_hosts;
   const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
-  return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size());
+  const int dp = attention_dp_of(decode ? decode_attention_dp : prefill_attention_dp, instance);
+  return static_cast<int>(hosts[static_cast<std::size_t>(instance)].size()) / dp;
+}
+
+std::vector<net::HostId> KvTransferParams::kv_hosts(const RequestState& request, bool decode) const {
+  const int instance = decode ? request.metrics.decode_instance : request.metrics.prefill_instance;
+  const auto& all = (decode ? decode_hosts : prefill_hosts)[static_cast<std::size_t>(instance)];
+  const int dp = attention_dp_of(decode ? decode_attention_dp : prefill_attention_dp, instance);
+  if (dp == 1) return all;
+  const auto group = all.size() / static_cast<std::size_t>(dp);
+  const auto first = static_cast<std::size_t>(request.metrics.id % static_cast<std::uint64_t>(dp)) * group;
+  return {all.begin() + static_cast<std::ptrdiff_t>(first), all.begin() + static_cast<std::ptrdiff_t>(first + group)};
 }
 
 int KvTransferParams::rank_heads(const RequestState& request, bool decode) const {
@@ -49,7 +70,7 @@ Bytes KvSender::block_bytes(int block_tokens) const {
 }
 
 void KvSender::fetch_prefix(RequestState& request, net::HostId store, int tokens, std::function<void()> done) {
-  const auto& dst = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const auto dst = params_.kv_hosts(request, false);
   const std::vector<Bytes> bytes =
       heads_bytes(params_.rank_heads(request, false), params_.geometry.num_layers, tokens);
   auto left = std::make_shared<int>(static_cast<int>(bytes.size() * dst.size()));

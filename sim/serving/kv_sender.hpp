@@ -42,10 +42,16 @@ struct KvTransferParams {
   std::vector<const TimingModel*> decode_timing;   // per decode instance
   std::vector<std::vector<net::HostId>> prefill_hosts;
   std::vector<std::vector<net::HostId>> decode_hosts;
+  // Attention data-parallel ranks per instance (empty or 1: tensor-parallel attention). With D of
+  // them, request r's KV lives on DP rank r mod D, the contiguous t / D ranks from (r mod D) t / D.
+  std::vector<int> prefill_attention_dp;
+  std::vector<int> decode_attention_dp;
 
-  // The tensor-parallel degree of the request's decode (or prefill) instance, and the KV heads
-  // each of its ranks holds.
+  // The attention tensor-parallel degree of the request's decode (or prefill) instance (its tp
+  // over its attention DP ranks), the hosts of the DP rank that holds the request's KV, and the
+  // KV heads each of those ranks holds.
   int tp(const RequestState& request, bool decode) const;
+  std::vector<net::HostId> kv_hosts(const RequestState& request, bool decode) const;
   int rank_heads(const RequestState& request, bool decode) const;
 };
 

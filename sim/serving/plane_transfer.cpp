@@ -31,7 +31,7 @@ Time PlaneTransfer::encode_time(const RequestState& request, int layers, int tok
 }
 
 void PlaneTransfer::send(RequestState& request, int layers, int tokens, bool last) {
-  const auto& src = params_.prefill_hosts[static_cast<std::size_t>(request.metrics.prefill_instance)];
+  const auto src = params_.kv_hosts(request, false);
   send_flows(request, src, params_.tp(request, false), layers, tokens, last);
 }
 
@@ -45,7 +45,7 @@ void PlaneTransfer::load(RequestState& request, net::HostId store, int tokens, b
 
 void PlaneTransfer::send_flows(RequestState& request, const std::vector<net::HostId>& src, int src_tp,
                                int layers, int tokens, bool last) {
-  const auto& dst = params_.decode_hosts[static_cast<std::size_t>(request.metrics.decode_instance)];
+  const auto dst = params_.kv_hosts(request, true);
   const std::vector<HeadFlow> flows =
       kv_head_flows(params_.geometry.num_kv_heads, src_tp, params_.tp(request, true));
   const auto count = static_cast<int>(flows.size());

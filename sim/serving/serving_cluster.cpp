@@ -113,14 +113,18 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
     const InstanceSpec& s = prefill_specs[i];
     prefill_timing_.push_back(
         std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
+    prefill_timing_.back()->set_parallel_layout(s.parallel);
     tp.prefill_timing.push_back(prefill_timing_.back().get());
+    tp.prefill_attention_dp.push_back(s.parallel.attention_dp);
     tp.prefill_hosts.push_back(rank_hosts(*network_, kPrefillPool, i, s.tensor_parallel));
   }
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const InstanceSpec& s = decode_specs[i];
     decode_timing_.push_back(
         std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
+    decode_timing_.back()->set_parallel_layout(s.parallel);
     tp.decode_timing.push_back(decode_timing_.back().get());
+    tp.decode_attention_dp.push_back(s.parallel.attention_dp);
     tp.decode_hosts.push_back(rank_hosts(*network_, kDecodePool, i, s.tensor_parallel));
   }
   transfer_ = make_kv_sender(

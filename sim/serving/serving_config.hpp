@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "sim/compute/engine_spec.hpp"
+#include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/core/simulator.hpp"
@@ -49,6 +50,8 @@ struct InstanceSpec {
   HardwareSpec gpu;
   int tensor_parallel = 1;
   int count = 1;
+  // Attention data parallelism and expert parallelism inside an instance (expert_parallel.hpp).
+  ExpertParallelLayout parallel{};
 };
 
 struct RequestSpec {

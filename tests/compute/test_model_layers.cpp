@@ -157,6 +157,27 @@ TEST_CASE("expert-parallel all-to-all on a single link is bytes over the bus rat
   CHECK(expert_parallel_layer_time(hw, test::tiny_model(), 8, 128, 1.0) == Time::zero());
 }
 
+TEST_CASE("an FP8 card runs the layers' GEMMs at the profile's FP8 rate, a BF16 card does not") {
+  const HardwareSpec hw = test::shipped_hardware("h800-sxm");
+  CHECK(hw.peak_fp8.value == doctest::Approx(1978.9e12));
+  HardwareSpec no_fp8 = hw;
+  no_fp8.peak_fp8 = {0.0};
+  const ModelSpec v3 = test::shipped_model("deepseek-v3");
+  const SequenceChunk chunk{32768, 0};
+  const LayerBreakdown fp8 = TimingModel(v3, hw, 16).layer_breakdown({&chunk, 1});
+  const LayerBreakdown bf16 = TimingModel(v3, no_fp8, 16).layer_breakdown({&chunk, 1});
+  REQUIRE(fp8.linear.bound == Bound::compute);
+  REQUIRE(bf16.linear.bound == Bound::compute);
+  const Time floor = hw.kernel_floor * 4;
+  CHECK((bf16.linear.time - floor).seconds() ==
+        doctest::Approx(1978.9 / 989.4 * (fp8.linear.time - floor).seconds()));
+  CHECK(fp8.linear.flops == bf16.linear.flops);
+  CHECK(fp8.attention.time == bf16.attention.time);
+  const ModelSpec dense = test::shipped_model("llama-3.1-70b");
+  CHECK(TimingModel(dense, hw, 4).layer_breakdown({&chunk, 1}).linear.time ==
+        TimingModel(dense, no_fp8, 4).layer_breakdown({&chunk, 1}).linear.time);
+}
+
 TEST_CASE("attention and moe sections: bad values and unknown keys name their JSON path") {
   nlohmann::json card = tiny_card();
   card["moe"] = {{"experts", 8}, {"top_k", 9}, {"shared_experts", 0}, {"expert_ffn_dim", 32},

@@ -17,6 +17,7 @@ struct Setup {
   std::string gpu_name;
   int tp;
   std::optional<EngineSpec> engine;
+  ExpertParallelLayout layout{};
   ModelSpec model = test::shipped_model(model_name);
   HardwareSpec gpu = test::shipped_hardware(gpu_name);
 };
@@ -54,9 +55,14 @@ Batch random_batch(std::mt19937_64& rng, int sequences, int mean_length, int ver
 }
 
 // The same step timed by a model that has seen nothing before (every memo misses), as a pass.
+TimingModel timing_of(const Setup& s) {
+  TimingModel timing(s.model, s.gpu, s.tp, s.engine);
+  timing.set_parallel_layout(s.layout);
+  return timing;
+}
+
 Time uncached(const Setup& s, const Batch& b) {
-  const TimingModel fresh(s.model, s.gpu, s.tp, s.engine);
-  return fresh.verify_step(b.plain, b.verifying, b.rows).time;
+  return timing_of(s).verify_step(b.plain, b.verifying, b.rows).time;
 }
 
 }  // namespace
@@ -67,12 +73,13 @@ TEST_CASE("memoized step times equal uncached ones, bit for bit, on random decod
                                   {"qwen2.5-7b", "ascend-910b", 1, std::nullopt},
                                   {"llama-3.1-70b", "h200", 8, costly_engine()},
                                   {"gemma-3-27b", "h100-sxm", 2, std::nullopt},
-                                  {"deepseek-v3", "h800-sxm", 8, std::nullopt}};
+                                  {"deepseek-v3", "h800-sxm", 8, std::nullopt},
+                                  {"deepseek-v3", "h800-sxm", 8, std::nullopt, {8, 8, 1.2, 8}}};
   std::mt19937_64 rng(20261204);
   for (const Setup& s : setups) {
     CAPTURE(s.model_name);
     CAPTURE(s.tp);
-    const TimingModel cached(s.model, s.gpu, s.tp, s.engine);
+    const TimingModel cached = timing_of(s);
     std::uniform_int_distribution<int> sequences(1, 300);
     std::uniform_int_distribution<int> mean_length(1, 20000);
     for (int i = 0; i < 150; ++i) {
@@ -88,9 +95,10 @@ TEST_CASE("memoized step times equal uncached ones, bit for bit, on random decod
 
 TEST_CASE("consecutive decode steps of one batch are timed as if each were the first") {
   for (const Setup& s : {Setup{"llama-3.1-8b", "h100-sxm", 1, std::nullopt},
-                         Setup{"qwen3-next-80b-a3b", "h200", 4, costly_engine()}}) {
+                         Setup{"qwen3-next-80b-a3b", "h200", 4, costly_engine()},
+                         Setup{"deepseek-v3", "h800-sxm", 16, std::nullopt, {16, 16, 1.0, 8}}}) {
     CAPTURE(s.model_name);
-    const TimingModel cached(s.model, s.gpu, s.tp, s.engine);
+    const TimingModel cached = timing_of(s);
     std::mt19937_64 rng(7);
     for (const int size : {1, 3, 17, 64, 101, 256}) {
       CAPTURE(size);

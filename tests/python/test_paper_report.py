@@ -1,9 +1,10 @@
 """The README of results/paper/ is computed from summary.csv: closed-form ratios on a hand-made CSV."""
 
 import unittest
+from pathlib import Path
 
 from support import TempDirTest, run_script
-from lynxsim_tools import paper_report, results
+from lynxsim_tools import model_report, paper_report, results
 
 TTFT = {  # (context, bandwidth) -> {method: TTFT seconds}
     ("8192", "10Gbps"): {"bf16": 4.0, "int8": 2.0, "int4": 1.2, "lynx": 1.25},
@@ -86,6 +87,52 @@ class PaperReportTest(TempDirTest):
         rows = [r for r in make_rows() if r["method"] != "int4"]
         with self.assertRaises(results.ResultsError):
             paper_report.render(rows, "", [])
+
+
+def make_model_rows() -> list:
+    ttft = {"deepseek-v3": {"bf16": (3.0, 3.0), "int8": (2.0, 2.0), "lynx": (1.6, 2.0)},
+            "llama-3.1-70b": {"bf16": (8.0, 8.0), "int8": (5.0, 5.0), "lynx": (4.0, 5.5)}}
+    rows = []
+    for model, methods in ttft.items():
+        for method, (spec, commit) in methods.items():
+            rows.append({"model": model, "network.bandwidth": "25Gbps", "method": method,
+                         "ttft_speculative_s_mean": str(spec), "ttft_commit_s_mean": str(commit),
+                         "bytes_total": str(2**30 if method != "bf16" else 2**31)})
+    rows.append({"model": "gemma-3-27b", "network.bandwidth": "25Gbps", "method": "int8",
+                 "ttft_speculative_s_mean": "1", "ttft_commit_s_mean": "1", "bytes_total": "1"})
+    return rows
+
+
+class ModelReportTest(TempDirTest):
+    def test_one_row_per_model_and_bandwidth_with_both_readings(self):
+        lines = model_report.model_rows(make_model_rows())
+        self.assertEqual(len(lines), 4)
+        self.assertIn("| deepseek-v3 | 25Gbps | 1.00 / 1.00 | 3.000 s | 2.000 s | 1.600 s | 2.000 s | 1.25x | 1.00x |",
+                      lines)
+        self.assertIn("| llama-3.1-70b | 25Gbps | 1.00 / 1.00 | 8.000 s | 5.000 s | 4.000 s | 5.500 s | 1.25x | 0.91x |",
+                      lines)
+
+    def test_a_model_csv_without_the_three_methods_is_an_error(self):
+        rows = [r for r in make_model_rows() if r["method"] != "lynx"]
+        with self.assertRaises(results.ResultsError):
+            model_report.model_rows(rows)
+
+    def test_the_readme_carries_the_model_section_when_given_the_model_csv(self):
+        csv_path, models_path = self.tmp / "summary.csv", self.tmp / "models.csv"
+        results.write_csv(make_rows(), csv_path)
+        results.write_csv(make_model_rows(), models_path)
+        out = self.tmp / "README.md"
+        ran = run_script("sweep.py", "paper-report", csv_path, "--models", models_path, "--output", out)
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        text = out.read_text()
+        self.assertIn("## Model classes at 32K tokens", text)
+        self.assertIn("| deepseek-v3 | 25Gbps |", text)
+        self.assertNotIn("Model classes", paper_report.render(make_rows(), "", []))
+
+    def test_the_rebuild_script_runs_and_reports_the_model_sweep(self):
+        script = (Path(__file__).resolve().parents[2] / "scripts" / "reproduce_paper.sh").read_text()
+        self.assertIn('sweep run "$root/sweeps/ttft-vs-bandwidth-models.json"', script)
+        self.assertIn('--models "$out/models.csv"', script)
 
 
 if __name__ == "__main__":

@@ -162,3 +162,53 @@ TEST_CASE("an SLO is read as durations and a bare number is an error") {
   REQUIRE(issues.size() == 1);
   CHECK(issues[0].json_path == "/slo/ttft");
 }
+
+namespace {
+
+nlohmann::json deepseek_document() {
+  nlohmann::json doc = load_scenario(testing::source_dir() / "scenarios" / "deepseek-v3-32k-h800-ep.json", {},
+                                     testing::data_paths())
+                           .resolved;
+  for (const char* role : {"prefill", "decode"}) {
+    for (const char* key : {"attention_dp", "expert_parallel"}) doc[role].erase(key);
+  }
+  return doc;
+}
+
+}  // namespace
+
+TEST_CASE("a MoE card with MLA defaults to expert parallelism with data-parallel attention") {
+  const Scenario s = parse(deepseek_document());
+  CHECK(s.serving.prefill.parallel.attention_dp == 4);
+  CHECK(s.serving.prefill.parallel.expert_parallel == 16);
+  CHECK(s.serving.decode.parallel.attention_dp == 16);
+  CHECK(s.serving.decode.parallel.expert_parallel == 16);
+  CHECK(s.serving.decode.parallel.load_imbalance == 1.0);
+  CHECK(s.serving.decode.parallel.node_gpus == 8);
+  CHECK(s.resolved.at("decode").at("attention_dp") == 16);
+  CHECK(s.resolved.at("prefill").at("expert_parallel") == 16);
+  const Scenario dense = parse(cluster_document());
+  CHECK(dense.serving.decode.parallel.trivial());
+  CHECK(dense.resolved.at("decode").at("attention_dp") == 1);
+}
+
+TEST_CASE("an impossible parallel layout is an error at its instance group") {
+  nlohmann::json doc = deepseek_document();
+  doc["decode"]["attention_dp"] = 3;
+  auto issues = issues_of(doc);
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].json_path == "/decode");
+  CHECK(issues[0].message == "attention_dp must divide tp");
+  doc = deepseek_document();
+  doc["prefill"]["expert_load_imbalance"] = 0.5;
+  issues = issues_of(doc);
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].json_path == "/prefill/expert_load_imbalance");
+  doc = cluster_document();
+  doc["decode"]["tp"] = 2;
+  doc["decode"]["expert_parallel"] = 2;
+  issues = issues_of(doc);
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].json_path == "/decode");
+  CHECK(issues[0].message.find("moe section") != std::string::npos);
+}

@@ -4,6 +4,7 @@
 
 #include "serving_fixture.hpp"
 #include "sim/serving/kv_bytes.hpp"
+#include "sim/serving/kv_sender.hpp"
 
 namespace lynxsim::serving {
 namespace {
@@ -25,6 +26,35 @@ TEST_CASE("MLA sends one 576-value latent per token and layer with every method"
   CHECK(sum(transfer_plane_bytes(quant::method_from_name("int8"), g, 1, 1, tokens)) == int8);
   CHECK(sum(transfer_plane_bytes(quant::method_from_name("lynx"), g, 1, 1, tokens)) == int8);
   CHECK(sum(transfer_plane_bytes(quant::method_from_name("bf16"), g, 2, 4, tokens)) == 4 * 576LL * 2 * 61 * tokens);
+}
+
+TEST_CASE("with DP attention a request's MLA latent goes once, to the DP rank that holds it") {
+  const KvGeometry g = kv_geometry_of(test::model_card("deepseek-v3"));
+  const auto bf16 = quant::method_from_name("bf16");
+  const std::int64_t latent = 576LL * 2 * 61 * 32768;
+  CHECK(static_cast<double>(latent) / (1LL << 30) == doctest::Approx(2.14).epsilon(0.005));
+  CHECK(sum(transfer_plane_bytes(bf16, g, 16, 16, 32768)) == 16 * latent);
+  KvTransferParams p;
+  p.prefill_hosts = {{}};
+  p.decode_hosts = {{}};
+  for (net::HostId h = 0; h < 16; ++h) {
+    p.prefill_hosts[0].push_back(h);
+    p.decode_hosts[0].push_back(h + 16);
+  }
+  p.prefill_attention_dp = {16};
+  p.decode_attention_dp = {16};
+  RequestState r;
+  r.metrics.id = 5;
+  CHECK(p.tp(r, false) == 1);
+  CHECK(p.tp(r, true) == 1);
+  CHECK(p.kv_hosts(r, true) == std::vector<net::HostId>{21});
+  CHECK(sum(transfer_plane_bytes(bf16, g, p.tp(r, false), p.tp(r, true), 32768)) == latent);
+  p.decode_attention_dp = {4};
+  CHECK(p.tp(r, true) == 4);
+  CHECK(p.kv_hosts(r, true) == std::vector<net::HostId>{20, 21, 22, 23});
+  CHECK(sum(transfer_plane_bytes(bf16, g, p.tp(r, false), p.tp(r, true), 32768)) == 4 * latent);
+  p.decode_attention_dp = {};
+  CHECK(p.kv_hosts(r, true).size() == 16);
 }
 
 TEST_CASE("sliding-window layers send at most W tokens, linear layers their state") {
