@@ -17,15 +17,7 @@ using lynxsim::store::result_to_json;
 
 namespace {
 
-AccuracyRequest small_request() {
-  AccuracyRequest r;
-  r.geometry = testing::small_geometry();
-  r.context = 8192;
-  r.seed = 3;
-  r.sampling.layers = 2;
-  r.sampling.kv_heads = 2;
-  return r;
-}
+using testing::small_request;
 
 const AccuracyResult& small_result() {
   static const AccuracyResult result = measure_accuracy(small_request());

@@ -14,19 +14,7 @@
 using namespace lynxsim::accuracy;
 using namespace lynxsim::store;
 
-namespace {
-
-AccuracyRequest small_request() {
-  AccuracyRequest r;
-  r.geometry = testing::small_geometry();
-  r.context = 8192;
-  r.seed = 3;
-  r.sampling.layers = 2;
-  r.sampling.kv_heads = 2;
-  return r;
-}
-
-}  // namespace
+using testing::small_request;
 
 TEST_CASE("run_accuracy caches on disk keyed by every input") {
   AccuracyRequest r = small_request();
