@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fmt/format.h>
+#include <vector>
 
 #include "sim/store/acceptance_calibration_file.hpp"
 
@@ -18,20 +19,18 @@ RunAcceptance measured(const accuracy::CalibrationFile& file, const accuracy::Ac
 
 RunAcceptance transferred(double proxy, const std::string& method, int context,
                           const std::vector<accuracy::CalibrationFile>& calibrations) {
-  RunAcceptance out{2.0, 2.0, -1.0, ""};
+  std::vector<double> alphas;
+  std::string sources;
   for (const auto& file : calibrations) {
     const auto* entry = file.nearest(method, context);
     if (entry == nullptr) continue;
-    const double alpha = accuracy::calibrate_acceptance(proxy, *entry);
-    out.value = std::min(out.value, alpha);
-    out.low = out.value;
-    out.high = std::max(out.high, alpha);
-    out.source += fmt::format("{}{} at {} tokens ({:.3f})", out.source.empty() ? "" : ", ", file.model,
-                              entry->context, alpha);
+    alphas.push_back(accuracy::calibrate_acceptance(proxy, *entry));
+    sources += fmt::format("{}{} at {} tokens ({:.3f})", sources.empty() ? "" : ", ", file.model, entry->context,
+                           alphas.back());
   }
-  if (out.source.empty()) return {proxy, proxy, proxy, "proxy"};
-  out.source = "proxy calibrated on " + out.source + (out.high > out.low ? ": the lowest" : "");
-  return out;
+  if (alphas.empty()) return {proxy, proxy, proxy, "proxy"};
+  const auto [low, high] = std::minmax_element(alphas.begin(), alphas.end());
+  return {*low, *low, *high, "proxy calibrated on " + sources + (*high > *low ? ": the lowest" : "")};
 }
 
 }  // namespace
