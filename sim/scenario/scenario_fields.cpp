@@ -70,8 +70,10 @@ constexpr std::array kInstanceGroup{
           .default_doc = "`tp` for a MoE card with MLA, else 1", .min = 1, .max = kMaxTensorParallel},
     Field{.key = "expert_load_imbalance", .type = T::number,
           .doc = "the busiest expert-parallel rank's routed tokens over the mean; scales the "
-                 "all-to-all and the expert GEMMs (1: perfectly balanced, an optimistic bound)",
-          .default_json = "1", .min = 1, .max = 64},
+                 "all-to-all and the expert GEMMs (1: perfectly balanced, an optimistic bound; "
+                 "1.11 with EPLB and 2.56 without: DeepSeek-R1 at EP32, TensorRT-LLM's "
+                 "large-scale EP blog, Table 1)",
+          .default_json = "1.11", .min = 1, .max = 64},
     Field{.key = "node_gpus", .type = T::integer,
           .doc = "GPUs per node on the scale-up link; the expert all-to-all of a larger instance "
                  "sends the rest of its bytes through each GPU's NIC",
