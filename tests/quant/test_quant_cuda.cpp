@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "quant_test_data.hpp"
+#include "sim/quant/bench_kernels_cuda.hpp"
 #include "sim/quant/plane_codec.hpp"
 #include "sim/quant/quant_cuda.hpp"
 
@@ -64,4 +65,23 @@ TEST_CASE("CUDA encode handles 4-bit codes and rejects non-finite input") {
   std::vector<float> bad = x;
   bad[100] = std::numeric_limits<float>::infinity();
   CHECK_THROWS_AS(encode_planes_cuda(BlockView(bad, 33, 40), config, PlaneSplit{{4}}), std::invalid_argument);
+}
+
+TEST_CASE("the CUDA kernel benchmark refuses without a device, and with one matches the CPU kernels") {
+  KernelBenchConfig config;
+  config.layers = 1;
+  config.kv_heads = 2;
+  config.tokens = 256;
+  config.rounds = 2;
+  if (!cuda_available()) {
+    CHECK_THROWS_AS(bench_kernels_cuda(config), std::runtime_error);
+    return;
+  }
+  const CudaKernelBenchResult r = bench_kernels_cuda(config);
+  CHECK(r.bit_exact);
+  CHECK(r.input_gigabytes == doctest::Approx(2.0 * 256 * 128 * 4 / 1e9));
+  CHECK(r.quantize_pack_gbps > 0.0);
+  CHECK(r.encode_gbps > 0.0);
+  CHECK(r.decode_gbps > 0.0);
+  CHECK(r.copy_gbps > 0.0);
 }

@@ -2,6 +2,8 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <limits>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -188,6 +190,95 @@ std::size_t plane_bytes(const CodecShape& s, int plane) {
   return (n * static_cast<std::size_t>(s.plane_bits[plane]) + 7) / 8;
 }
 
+// Device buffers of one encode: codes, group metadata, the overflow flag, one packed buffer per plane.
+struct EncodeBuffers {
+  EncodeBuffers(const CodecShape& shape, long long n)
+      : codes(static_cast<std::size_t>(n)),
+        scales(shape.num_groups * sizeof(std::uint16_t)),
+        mins(shape.num_groups * sizeof(std::uint16_t)),
+        status(sizeof(int)) {
+    for (int p = 0; p < shape.num_planes; ++p) {
+      planes.push_back(std::make_unique<DeviceBuffer>(plane_bytes(shape, p)));
+    }
+  }
+  DeviceBuffer codes;
+  DeviceBuffer scales;
+  DeviceBuffer mins;
+  DeviceBuffer status;
+  std::vector<std::unique_ptr<DeviceBuffer>> planes;
+};
+
+void launch_encode(const CodecShape& shape, const DeviceBuffer& x, EncodeBuffers& b) {
+  const DeviceShape s = device_shape(shape);
+  const long long n = static_cast<long long>(shape.tokens) * shape.channels;
+  const auto groups = static_cast<long long>(shape.num_groups);
+  check(cudaMemset(b.status.as<int>(), 0, sizeof(int)), "cudaMemset");
+  group_params_kernel<<<grid_for(groups), kThreads>>>(s, x.as<float>(), groups, b.scales.as<unsigned short>(),
+                                                      b.mins.as<unsigned short>(), b.status.as<int>());
+  check(cudaGetLastError(), "group_params_kernel");
+  quantize_kernel<<<grid_for(n), kThreads>>>(s, x.as<float>(), b.scales.as<unsigned short>(),
+                                             b.mins.as<unsigned short>(), b.codes.as<unsigned char>());
+  check(cudaGetLastError(), "quantize_kernel");
+  for (int p = 0; p < shape.num_planes; ++p) {
+    const auto out_bytes = static_cast<long long>(plane_bytes(shape, p));
+    pack_kernel<<<grid_for(out_bytes), kThreads>>>(b.codes.as<unsigned char>(), n, s.plane_bits[p],
+                                                   s.plane_shift[p],
+                                                   b.planes[static_cast<std::size_t>(p)]->as<unsigned char>(),
+                                                   out_bytes);
+    check(cudaGetLastError(), "pack_kernel");
+  }
+}
+
+void require_metadata_fits(const EncodeBuffers& b) {
+  int flags = 0;
+  b.status.download(&flags);
+  if ((flags & kStatusMetadataOverflow) != 0) {
+    throw std::invalid_argument("CUDA kernels: a group scale or minimum does not fit the fp16 metadata");
+  }
+}
+
+void launch_decode(const CodecShape& shape, const PlanePointers& pointers, int planes_received,
+                   const unsigned short* scales, const unsigned short* mins, float* out) {
+  const long long n = static_cast<long long>(shape.tokens) * shape.channels;
+  int kept_bits = 0;
+  for (int p = 0; p < planes_received; ++p) {
+    kept_bits += shape.plane_bits[p];
+  }
+  const float level_offset = static_cast<float>((1 << (shape.bits - kept_bits)) - 1) * 0.5F;
+  decode_kernel<<<grid_for(n), kThreads>>>(device_shape(shape), pointers, planes_received, scales, mins,
+                                           level_offset, out);
+  check(cudaGetLastError(), "decode_kernel");
+}
+
+// Elapsed device time of the work a callable launches on the default stream.
+class EventTimer {
+public:
+  EventTimer() {
+    check(cudaEventCreate(&start_), "cudaEventCreate");
+    check(cudaEventCreate(&stop_), "cudaEventCreate");
+  }
+  EventTimer(const EventTimer&) = delete;
+  EventTimer& operator=(const EventTimer&) = delete;
+  ~EventTimer() {
+    cudaEventDestroy(start_);
+    cudaEventDestroy(stop_);
+  }
+  template <typename Launch>
+  double seconds(Launch&& launch) {
+    check(cudaEventRecord(start_), "cudaEventRecord");
+    launch();
+    check(cudaEventRecord(stop_), "cudaEventRecord");
+    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
+    float ms = 0.0F;
+    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
+    return static_cast<double>(ms) * 1e-3;
+  }
+
+private:
+  cudaEvent_t start_ = nullptr;
+  cudaEvent_t stop_ = nullptr;
+};
+
 }  // namespace
 
 int device_count() noexcept {
@@ -201,42 +292,21 @@ int device_count() noexcept {
 
 void encode(const CodecShape& shape, const float* input, std::uint16_t* scales, std::uint16_t* mins,
             std::uint8_t* const* plane_codes) {
-  const DeviceShape s = device_shape(shape);
   const long long n = static_cast<long long>(shape.tokens) * shape.channels;
-  const auto groups = static_cast<long long>(shape.num_groups);
   DeviceBuffer x(static_cast<std::size_t>(n) * sizeof(float));
-  DeviceBuffer codes(static_cast<std::size_t>(n));
-  DeviceBuffer d_scales(shape.num_groups * sizeof(std::uint16_t));
-  DeviceBuffer d_mins(shape.num_groups * sizeof(std::uint16_t));
-  DeviceBuffer status(sizeof(int));
   x.upload(input);
-  check(cudaMemset(status.as<int>(), 0, sizeof(int)), "cudaMemset");
-  group_params_kernel<<<grid_for(groups), kThreads>>>(s, x.as<float>(), groups, d_scales.as<unsigned short>(),
-                                                      d_mins.as<unsigned short>(), status.as<int>());
-  check(cudaGetLastError(), "group_params_kernel");
-  quantize_kernel<<<grid_for(n), kThreads>>>(s, x.as<float>(), d_scales.as<unsigned short>(),
-                                             d_mins.as<unsigned short>(), codes.as<unsigned char>());
-  check(cudaGetLastError(), "quantize_kernel");
+  EncodeBuffers b(shape, n);
+  launch_encode(shape, x, b);
   for (int p = 0; p < shape.num_planes; ++p) {
-    DeviceBuffer packed(plane_bytes(shape, p));
-    const auto out_bytes = static_cast<long long>(plane_bytes(shape, p));
-    pack_kernel<<<grid_for(out_bytes), kThreads>>>(codes.as<unsigned char>(), n, s.plane_bits[p], s.plane_shift[p],
-                                                   packed.as<unsigned char>(), out_bytes);
-    check(cudaGetLastError(), "pack_kernel");
-    packed.download(plane_codes[p]);
+    b.planes[static_cast<std::size_t>(p)]->download(plane_codes[p]);
   }
-  int flags = 0;
-  status.download(&flags);
-  if ((flags & kStatusMetadataOverflow) != 0) {
-    throw std::invalid_argument("CUDA kernels: a group scale or minimum does not fit the fp16 metadata");
-  }
-  d_scales.download(scales);
-  d_mins.download(mins);
+  require_metadata_fits(b);
+  b.scales.download(scales);
+  b.mins.download(mins);
 }
 
 void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int planes_received,
             const std::uint16_t* scales, const std::uint16_t* mins, float* output) {
-  const DeviceShape s = device_shape(shape);
   const long long n = static_cast<long long>(shape.tokens) * shape.channels;
   DeviceBuffer d_scales(shape.num_groups * sizeof(std::uint16_t));
   DeviceBuffer d_mins(shape.num_groups * sizeof(std::uint16_t));
@@ -245,18 +315,43 @@ void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int
   d_mins.upload(mins);
   PlanePointers pointers{};
   std::vector<std::unique_ptr<DeviceBuffer>> planes;
-  int kept_bits = 0;
   for (int p = 0; p < planes_received; ++p) {
     planes.push_back(std::make_unique<DeviceBuffer>(plane_bytes(shape, p)));
     planes.back()->upload(plane_codes[p]);
     pointers.bytes[p] = planes.back()->as<const unsigned char>();
-    kept_bits += shape.plane_bits[p];
   }
-  const float level_offset = static_cast<float>((1 << (shape.bits - kept_bits)) - 1) * 0.5F;
-  decode_kernel<<<grid_for(n), kThreads>>>(s, pointers, planes_received, d_scales.as<unsigned short>(),
-                                           d_mins.as<unsigned short>(), level_offset, out.as<float>());
-  check(cudaGetLastError(), "decode_kernel");
+  launch_decode(shape, pointers, planes_received, d_scales.as<unsigned short>(), d_mins.as<unsigned short>(),
+                out.as<float>());
   out.download(output);
+}
+
+DeviceTimes time_kernels(const CodecShape& shape, const float* input, int rounds) {
+  const long long n = static_cast<long long>(shape.tokens) * shape.channels;
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(float);
+  DeviceBuffer x(bytes);
+  DeviceBuffer copy(bytes);
+  DeviceBuffer out(bytes);
+  x.upload(input);
+  EncodeBuffers b(shape, n);
+  PlanePointers pointers{};
+  for (int p = 0; p < shape.num_planes; ++p) {
+    pointers.bytes[p] = b.planes[static_cast<std::size_t>(p)]->as<const unsigned char>();
+  }
+  EventTimer timer;
+  const double never = std::numeric_limits<double>::infinity();
+  DeviceTimes best{never, never, never};
+  for (int r = 0; r < rounds; ++r) {
+    best.encode_s = std::min(best.encode_s, timer.seconds([&] { launch_encode(shape, x, b); }));
+    best.decode_s = std::min(best.decode_s, timer.seconds([&] {
+      launch_decode(shape, pointers, shape.num_planes, b.scales.as<unsigned short>(), b.mins.as<unsigned short>(),
+                    out.as<float>());
+    }));
+    best.copy_s = std::min(best.copy_s, timer.seconds([&] {
+      check(cudaMemcpy(copy.as<void>(), x.as<void>(), bytes, cudaMemcpyDeviceToDevice), "device copy");
+    }));
+  }
+  require_metadata_fits(b);
+  return best;
 }
 
 }  // namespace lynxsim::quant::cuda_backend

@@ -44,4 +44,14 @@ void encode(const CodecShape& shape, const float* input, std::uint16_t* scales, 
 void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int planes_received,
             const std::uint16_t* scales, const std::uint16_t* mins, float* output);
 
+// Device-resident timing for the benchmark: input is uploaded once, then each of `rounds` rounds
+// times (CUDA events, default stream) one encode (the three kernels, every plane), one decode of
+// every plane and one device-to-device copy of the float32 input. Best of the rounds, in seconds.
+struct DeviceTimes {
+  double encode_s = 0.0;
+  double decode_s = 0.0;
+  double copy_s = 0.0;
+};
+DeviceTimes time_kernels(const CodecShape& shape, const float* input, int rounds);
+
 }  // namespace lynxsim::quant::cuda_backend
