@@ -1,7 +1,10 @@
 // The key tables of a scenario file (field_table.hpp). Bounds come from input_limits.hpp; defaults
 // are what an absent key means, as a scenario would write it.
 
+#include <algorithm>
 #include <array>
+#include <fmt/format.h>
+#include <stdexcept>
 #include <vector>
 
 #include "sim/scenario/card_fields.hpp"
@@ -229,4 +232,15 @@ std::span<const FieldSection> scenario_field_sections() {
   }();
   return sections;
 }
+
+const FieldSection& field_section(std::string_view id) {
+  const auto sections = scenario_field_sections();
+  const auto it = std::find_if(sections.begin(), sections.end(),
+                               [&](const FieldSection& s) { return s.id == id; });
+  if (it == sections.end()) {
+    throw std::logic_error(fmt::format("no scenario field table \"{}\"", id));
+  }
+  return *it;
+}
+
 }  // namespace lynxsim::scenario
