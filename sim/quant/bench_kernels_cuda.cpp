@@ -13,22 +13,6 @@
 namespace lynxsim::quant {
 namespace {
 
-cuda_backend::CodecShape bench_shape(const QuantConfig& quant, const PlaneSplit& split, int rows, int channels) {
-  cuda_backend::CodecShape shape;
-  shape.tokens = rows;
-  shape.channels = channels;
-  shape.bits = quant.bits;
-  shape.per_channel = quant.group_axis == GroupAxis::per_channel;
-  shape.group_size = quant.group_size;
-  shape.symmetric = quant.symmetric;
-  shape.num_planes = split.num_planes();
-  for (int p = 0; p < split.num_planes(); ++p) {
-    shape.plane_bits[p] = split.bits[static_cast<std::size_t>(p)];
-  }
-  shape.num_groups = GroupLayout(quant, rows, channels).num_groups();
-  return shape;
-}
-
 bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   for (std::size_t i = 0; i < a.size(); ++i) {
     if (std::bit_cast<std::uint32_t>(a[i]) != std::bit_cast<std::uint32_t>(b[i])) return false;
@@ -68,9 +52,9 @@ CudaKernelBenchResult bench_kernels_cuda(const KernelBenchConfig& config) {
   result.input_gigabytes = static_cast<double>(input.size() * sizeof(float)) / 1e9;
   const double gb = result.input_gigabytes;
   const PlaneSplit one_plane{{config.quant.bits}};
-  const auto single = cuda_backend::time_kernels(bench_shape(config.quant, one_plane, rows, config.channels),
+  const auto single = cuda_backend::time_kernels(cuda_codec_shape(config.quant, one_plane, rows, config.channels),
                                                  input.data(), config.rounds);
-  const auto split = cuda_backend::time_kernels(bench_shape(config.quant, config.split, rows, config.channels),
+  const auto split = cuda_backend::time_kernels(cuda_codec_shape(config.quant, config.split, rows, config.channels),
                                                 input.data(), config.rounds);
   result.quantize_pack_gbps = gb / single.encode_s;
   result.encode_gbps = gb / split.encode_s;
