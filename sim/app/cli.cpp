@@ -123,6 +123,18 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   est->add_option("--context", p.estimate.context, "context tokens")->required();
   est->add_option("--batch", p.estimate.batch, "decode batch size");
   est->add_option("--tp", p.estimate.tp, "tensor-parallel degree");
+  est->add_option("--prefill-attention-dp", p.estimate.prefill_attention_dp,
+                  "attention data-parallel ranks of the prefill instance (default: as a scenario's)")
+      ->check(CLI::PositiveNumber);
+  est->add_option("--decode-attention-dp", p.estimate.decode_attention_dp,
+                  "attention data-parallel ranks of the decode instance (default: as a scenario's)")
+      ->check(CLI::PositiveNumber);
+  est->add_option("--expert-parallel", p.estimate.expert_parallel,
+                  "GPUs the routed experts are spread over: 1 or tp (default: as a scenario's)")
+      ->check(CLI::PositiveNumber);
+  est->add_option("--expert-load-imbalance", p.estimate.expert_load_imbalance,
+                  "busiest expert-parallel rank's routed tokens over the mean (default 1.11)")
+      ->check(CLI::Range(1.0, 64.0));
   est->add_flag("--json", p.estimate.json, "print JSON");
   auto* acc = app.add_subcommand("accuracy", "measure the precision of each transfer method");
   acc->add_option("--model", p.accuracy.model, "model card name")->required();

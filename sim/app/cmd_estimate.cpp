@@ -1,7 +1,10 @@
 #include <fmt/format.h>
 
+#include <stdexcept>
+
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
 #include "sim/compute/estimate.hpp"
 #include "sim/report/estimate_json.hpp"
 
@@ -10,8 +13,16 @@ namespace lynxsim::app {
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
   const ModelSpec model = find_model(data, options.model);
   const HardwareSpec gpu = find_gpu(data, options.gpu);
-  const Estimate estimate =
-      build_estimate(model, gpu, EstimateRequest{options.context, options.batch, options.tp});
+  const EstimateRequest request{options.context,        options.batch,
+                                options.tp,             options.prefill_attention_dp,
+                                options.decode_attention_dp, options.expert_parallel,
+                                options.expert_load_imbalance};
+  Estimate estimate;
+  try {
+    estimate = build_estimate(model, gpu, request);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(fmt::format("estimate: {}", e.what()));
+  }
   fmt::print("{}\n", options.json ? report::estimate_json(estimate) : estimate_table(estimate));
   return 0;
 }

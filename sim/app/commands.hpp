@@ -10,6 +10,7 @@
 
 #include "sim/app/data_paths.hpp"
 #include "sim/app/trace_filter.hpp"
+#include "sim/compute/expert_parallel.hpp"
 
 namespace lynxsim::app {
 
@@ -43,6 +44,10 @@ struct EstimateOptions {
   int context = 0;
   int batch = 1;
   int tp = 1;
+  int prefill_attention_dp = 0;
+  int decode_attention_dp = 0;
+  int expert_parallel = 0;
+  double expert_load_imbalance = kEplbLoadImbalance;
   bool json = false;
 };
 

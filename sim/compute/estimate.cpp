@@ -72,18 +72,43 @@ std::string kinds_table(const std::vector<LayerKindKv>& kinds) {
   return out;
 }
 
+std::string layout_text(const ExpertParallelLayout& layout, int tensor_parallel) {
+  return fmt::format("attention TP{} x DP{}, EP{}", tensor_parallel / layout.attention_dp, layout.attention_dp,
+                     layout.expert_parallel);
+}
+
+ExpertParallelLayout request_layout(const ModelSpec& model, const EstimateRequest& req, bool prefill) {
+  ExpertParallelLayout layout = default_layout(model, req.tensor_parallel, prefill);
+  const int attention_dp = prefill ? req.prefill_attention_dp : req.decode_attention_dp;
+  if (attention_dp > 0) layout.attention_dp = attention_dp;
+  if (req.expert_parallel > 0) layout.expert_parallel = req.expert_parallel;
+  layout.load_imbalance = req.load_imbalance;
+  check_layout(layout, req.tensor_parallel, model.moe.has_value());
+  return layout;
+}
+
+TimingModel laid_out(const ModelSpec& model, const HardwareSpec& hw, int tensor_parallel,
+                     const ExpertParallelLayout& layout) {
+  TimingModel timing(model, hw, tensor_parallel);
+  timing.set_parallel_layout(layout);
+  return timing;
+}
+
 }  // namespace
 
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req) {
   if (req.context < 1 || req.batch < 1 || req.tensor_parallel < 1) {
     throw std::invalid_argument("estimate needs context, batch and tensor_parallel of at least 1");
   }
-  const TimingModel timing(model, hw, req.tensor_parallel);
   Estimate e;
+  e.prefill_layout = request_layout(model, req, true);
+  e.decode_layout = request_layout(model, req, false);
+  const TimingModel prefill_timing = laid_out(model, hw, req.tensor_parallel, e.prefill_layout);
+  const TimingModel timing = laid_out(model, hw, req.tensor_parallel, e.decode_layout);
   e.model = model.name;
   e.hardware = hw.name;
   e.request = req;
-  const OpTiming prefill = timing.prefill(req.context);
+  const OpTiming prefill = prefill_timing.prefill(req.context);
   e.prefill_time_s = prefill.time.seconds();
   e.prefill_bound = prefill.bound;
   const std::vector<int> kv_lengths(static_cast<std::size_t>(req.batch), req.context);
@@ -101,7 +126,7 @@ Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const Es
   e.hbm_capacity = hw.hbm_capacity.value;
   e.fits_in_hbm = e.weight_bytes_per_rank + e.kv_bytes_per_rank <= e.hbm_capacity;
   const SequenceChunk prompt{req.context, 0};
-  e.prefill_layer = to_layer_estimate(timing.layer_breakdown({&prompt, 1}));
+  e.prefill_layer = to_layer_estimate(prefill_timing.layer_breakdown({&prompt, 1}));
   std::vector<SequenceChunk> steps(static_cast<std::size_t>(req.batch), SequenceChunk{1, req.context});
   e.decode_layer = to_layer_estimate(timing.layer_breakdown(steps));
   return e;
@@ -111,6 +136,11 @@ std::string estimate_table(const Estimate& e) {
   std::string out = fmt::format("{} on {}  (context {}, decode batch {}, TP {})\n", e.model,
                                 e.hardware, e.request.context, e.request.batch,
                                 e.request.tensor_parallel);
+  if (!e.prefill_layout.trivial() || !e.decode_layout.trivial()) {
+    out += fmt::format("  layout        prefill {}; decode {}; expert load imbalance {:.2f}\n",
+                       layout_text(e.prefill_layout, e.request.tensor_parallel),
+                       layout_text(e.decode_layout, e.request.tensor_parallel), e.request.load_imbalance);
+  }
   out += fmt::format("  prefill       {:>10.3f} ms  {}-bound\n", e.prefill_time_s * 1e3,
                      to_string(e.prefill_bound));
   out += fmt::format("  decode step   {:>10.3f} ms  {}-bound  ({:.1f} tokens/s)\n",

@@ -2,22 +2,30 @@
 // The numbers behind `lynxsim estimate`: prefill time of one `context`-token prompt, one decode
 // step of `batch` sequences that each hold `context` tokens of KV, KV bytes per token, the per-layer
 // breakdown (linear vs attention), and whether weights plus KV fit in HBM. All from TimingModel,
-// so anyone can check a measurement against each term.
+// so anyone can check a measurement against each term. Prefill and decode each take their instance
+// layout (data-parallel attention, expert parallelism); KV and HBM are the decode side's.
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 #include "sim/compute/timing_model.hpp"
 
 namespace lynxsim {
 
+// attention_dp and expert_parallel 0: default_layout's for the model (expert_parallel.hpp), as a
+// scenario's instance groups default.
 struct EstimateRequest {
   int context = 0;
   int batch = 1;
   int tensor_parallel = 1;
+  int prefill_attention_dp = 0;
+  int decode_attention_dp = 0;
+  int expert_parallel = 0;
+  double load_imbalance = kEplbLoadImbalance;
 };
 
 struct LayerEstimate {
@@ -48,6 +56,8 @@ struct Estimate {
   std::string model;
   std::string hardware;
   EstimateRequest request;
+  ExpertParallelLayout prefill_layout;
+  ExpertParallelLayout decode_layout;
   double prefill_time_s = 0.0;
   Bound prefill_bound = Bound::compute;
   double decode_step_time_s = 0.0;
@@ -66,7 +76,8 @@ struct Estimate {
   LayerEstimate decode_layer;
 };
 
-// Throws std::invalid_argument for context < 1, batch < 1 or tensor_parallel < 1.
+// Throws std::invalid_argument for context < 1, batch < 1, tensor_parallel < 1 or a layout
+// check_layout rejects.
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req);
 
 // Human-readable, for the terminal (the JSON form: sim/report/estimate_json.hpp).

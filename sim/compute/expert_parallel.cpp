@@ -6,6 +6,22 @@
 
 namespace lynxsim {
 
+ExpertParallelLayout default_layout(const ModelSpec& model, int tensor_parallel, bool prefill) {
+  ExpertParallelLayout layout;
+  layout.load_imbalance = kEplbLoadImbalance;
+  if (!model.moe || !model.attention.mla) return layout;
+  int attention_tp = 1;
+  for (const int a : {4, 2}) {
+    if (prefill && tensor_parallel % a == 0) {
+      attention_tp = a;
+      break;
+    }
+  }
+  layout.attention_dp = tensor_parallel / attention_tp;
+  layout.expert_parallel = tensor_parallel;
+  return layout;
+}
+
 void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool moe) {
   if (layout.attention_dp < 1 || tensor_parallel % layout.attention_dp != 0) {
     throw std::invalid_argument("attention_dp must divide tp");

@@ -52,6 +52,15 @@ struct ExpertParallelLayout {
   bool trivial() const { return attention_dp == 1 && expert_parallel == 1; }
 };
 
+// The layout an instance of `tensor_parallel` GPUs gets when nothing says otherwise. A MoE card
+// with MLA is served the DeepSeek-V3 way: experts over all GPUs (EP = tensor_parallel) and
+// attention data-parallel, on prefill in attention TP groups of 4 (DeepSeek-V3's prefill unit,
+// attention TP4 with sequence parallelism, arXiv:2412.19437 section 3.4.1, so that one long prompt
+// is not left to one GPU; 2 or 1 where 4 does not divide), on decode one GPU per DP rank (SGLang's
+// `--enable-dp-attention --dp tp`, lmsys.org/blog/2025-05-05-large-scale-ep). Other cards: the
+// trivial layout. The load imbalance is kEplbLoadImbalance.
+ExpertParallelLayout default_layout(const ModelSpec& model, int tensor_parallel, bool prefill);
+
 // Throws std::invalid_argument naming the problem: attention_dp not dividing tensor_parallel,
 // expert_parallel other than 1 or tensor_parallel (or > 1 for a dense model), imbalance < 1,
 // node_gpus < 1.

@@ -27,6 +27,12 @@ nlohmann::json kinds_json(const std::vector<LayerKindKv>& kinds) {
   return out;
 }
 
+nlohmann::json layout_json(const ExpertParallelLayout& layout) {
+  return {{"attention_dp", layout.attention_dp},
+          {"expert_parallel", layout.expert_parallel},
+          {"expert_load_imbalance", layout.load_imbalance}};
+}
+
 }  // namespace
 
 std::string estimate_json(const Estimate& e) {
@@ -37,6 +43,8 @@ std::string estimate_json(const Estimate& e) {
       {"context", e.request.context},
       {"batch", e.request.batch},
       {"tensor_parallel", e.request.tensor_parallel},
+      {"prefill_layout", layout_json(e.prefill_layout)},
+      {"decode_layout", layout_json(e.decode_layout)},
       {"prefill_time_s", e.prefill_time_s},
       {"prefill_bound", to_string(e.prefill_bound)},
       {"decode_step_time_s", e.decode_step_time_s},

@@ -49,26 +49,13 @@ std::string host_list(const net::Topology& topology) {
   return fmt::format("{}{}", fmt::join(names, ", "), more);
 }
 
-// GPUs of one attention DP rank by default for a MoE card with MLA: prefill 4 (DeepSeek-V3's
-// prefill unit, attention TP4 with sequence parallelism, arXiv:2412.19437 section 3.4.1, so one long
-// prompt is not left to one GPU), or the largest of 2 and 1 dividing tp; decode 1 (SGLang's
-// `--enable-dp-attention --dp tp` decode, lmsys.org/blog/2025-05-05-large-scale-ep).
-int default_attention_tp(int tp, bool prefill) {
-  if (!prefill) return 1;
-  for (const int a : {4, 2}) {
-    if (tp % a == 0) return a;
-  }
-  return 1;
-}
-
 // The model-dependent defaults of attention_dp and expert_parallel (0: absent), then the layout check.
 void resolve_layout(const ModelSpec& model, bool prefill, serving::InstanceSpec& instance,
                     const std::string& path, IssueList& issues, json& resolved) {
   ExpertParallelLayout& layout = instance.parallel;
-  const int tp = instance.tensor_parallel;
-  const bool dp_ep = model.moe && model.attention.mla;
-  if (layout.attention_dp == 0) layout.attention_dp = dp_ep ? tp / default_attention_tp(tp, prefill) : 1;
-  if (layout.expert_parallel == 0) layout.expert_parallel = dp_ep ? tp : 1;
+  const ExpertParallelLayout defaults = default_layout(model, instance.tensor_parallel, prefill);
+  if (layout.attention_dp == 0) layout.attention_dp = defaults.attention_dp;
+  if (layout.expert_parallel == 0) layout.expert_parallel = defaults.expert_parallel;
   resolved["attention_dp"] = layout.attention_dp;
   resolved["expert_parallel"] = layout.expert_parallel;
   try {

@@ -4,6 +4,7 @@
 
 #include "compute_fixtures.hpp"
 #include "sim/compute/estimate.hpp"
+#include "sim/compute/timing_model.hpp"
 #include "sim/report/estimate_json.hpp"
 
 namespace lynxsim {
@@ -49,6 +50,32 @@ TEST_CASE("a model too large for one device is flagged") {
   CHECK_THROWS_AS(build_estimate(test::shipped_model("llama-3.1-70b"),
                                  test::shipped_hardware("h100-sxm"), {0, 1, 1}),
                   std::invalid_argument);
+}
+
+TEST_CASE("a MoE card with MLA is estimated in a scenario's default layout, and a layout can be given") {
+  const ModelSpec v3 = test::shipped_model("deepseek-v3");
+  const HardwareSpec hw = test::shipped_hardware("h800-sxm");
+  const Estimate e = build_estimate(v3, hw, {32768, 1, 16});
+  CHECK(e.prefill_layout.attention_dp == 4);
+  CHECK(e.prefill_layout.expert_parallel == 16);
+  CHECK(e.decode_layout.attention_dp == 16);
+  CHECK(e.decode_layout.load_imbalance == kEplbLoadImbalance);
+  TimingModel decode(v3, hw, 16);
+  decode.set_parallel_layout(e.decode_layout);
+  CHECK(e.decode_step_time_s == decode.decode_step(std::vector<int>{32768}).time.seconds());
+  TimingModel prefill(v3, hw, 16);
+  prefill.set_parallel_layout(e.prefill_layout);
+  CHECK(e.prefill_time_s == prefill.prefill(32768).time.seconds());
+  const Estimate flat = build_estimate(v3, hw, {32768, 1, 16, 1, 1, 1});
+  CHECK(flat.decode_layout.trivial());
+  CHECK(flat.prefill_time_s == TimingModel(v3, hw, 16).prefill(32768).time.seconds());
+  CHECK(estimate_table(e).find("attention TP4 x DP4, EP16") != std::string::npos);
+  CHECK(estimate_table(flat).find("layout") == std::string::npos);
+  const nlohmann::json j = nlohmann::json::parse(report::estimate_json(e));
+  CHECK(j.at("decode_layout").at("attention_dp") == 16);
+  CHECK(j.at("prefill_layout").at("expert_load_imbalance").get<double>() == kEplbLoadImbalance);
+  CHECK_THROWS_AS(build_estimate(v3, hw, {32768, 1, 16, 0, 3, 0}), std::invalid_argument);
+  CHECK(build_estimate(test::shipped_model("llama-3.1-8b"), hw, {8192, 1, 2}).decode_layout.trivial());
 }
 
 }  // namespace
