@@ -32,7 +32,7 @@ out="$root/results/paper"
 plots="$out/plots"
 started=$(date +%s)
 [[ -x "$lynxsim" ]] || "$root/scripts/build.sh"
-((fresh)) && rm -rf "$out/runs"
+((fresh)) && rm -rf "$out/runs" "$out/runs-models"
 
 sweep() { "$python" "$root/scripts/sweep.py" "$@"; }
 sweep run "$root/sweeps/paper.json" --jobs "$jobs" --lynxsim "$lynxsim" --collect

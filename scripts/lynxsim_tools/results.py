@@ -94,8 +94,9 @@ def _request_means(requests: list, method: str) -> dict:
 
 
 def _card_name(value) -> str:
+    """A card's preset name (named cards expand into objects that keep it), else its own name."""
     if isinstance(value, dict):
-        return str(value.get("name", "inline"))
+        return str(value.get("preset", value.get("name", "inline")))
     return str(value)
 
 
@@ -122,7 +123,7 @@ def scenario_columns(folder: Path) -> dict:
     serving = s.get("serving", {})
     return {"model": _card_name(s.get("model", "")), "prefill_gpu": _group_gpu(s.get("prefill", {})),
             "decode_gpu": _group_gpu(s.get("decode", {})),
-            "streaming": serving.get("streaming", ""), "engine": serving.get("engine", ""),
+            "streaming": serving.get("streaming", ""), "engine": _card_name(serving.get("engine", "")),
             "link_rate": _link_rate(s.get("network", {}))}
 
 

@@ -48,5 +48,22 @@ class ResultsTest(unittest.TestCase):
                 results.read_summary(Path(folder))
 
 
+    def test_expanded_cards_are_named_by_their_preset(self):
+        import json
+        import tempfile
+        from pathlib import Path
+        resolved = {"model": {"preset": "llama-3.1-8b", "name": "Llama-3.1-8B"},
+                    "prefill": {"gpu": {"preset": "h100-sxm", "name": "H100 SXM"}},
+                    "decode": [{"gpu": "h200"}, {"gpu": {"name": "custom"}}],
+                    "serving": {"streaming": "layerwise", "engine": {"preset": "vllm", "name": "vllm"}},
+                    "network": {"topology": {"link": {"rate": "25Gbps"}}}}
+        with tempfile.TemporaryDirectory() as folder:
+            Path(folder, "scenario.resolved.json").write_text(json.dumps(resolved))
+            columns = results.scenario_columns(Path(folder))
+        self.assertEqual(columns, {"model": "llama-3.1-8b", "prefill_gpu": "h100-sxm",
+                                   "decode_gpu": "h200+custom", "streaming": "layerwise",
+                                   "engine": "vllm", "link_rate": "25Gbps"})
+
+
 if __name__ == "__main__":
     unittest.main()
