@@ -40,7 +40,8 @@ FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
 
 FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) {
   if (spec.src >= num_hosts() || spec.dst >= num_hosts()) {
-    throw std::invalid_argument(fmt::format("flow '{}': unknown host id", spec.label));
+    throw std::invalid_argument(fmt::format("flow '{}' (tag {}, host {} to {}): unknown host id", spec.label,
+                                            spec.tag, spec.src, spec.dst));
   }
   if (spec.size.value < 0) throw std::invalid_argument("flow size must not be negative");
   if (!(spec.weight > 0.0)) throw std::invalid_argument("flow weight must be positive");
