@@ -296,27 +296,6 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   return layer * model_.num_layers + head + step;
 }
 
-TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
-  if (sequences < 1) throw std::invalid_argument("decode steps need at least one sequence");
-  DecodeSteps d;
-  d.timing_ = this;
-  d.sequences_ = sequences;
-  const TokenCosts& costs = token_costs(sequences);
-  d.layer_fixed_ = costs.layer_fixed;
-  d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences) : hw_.step_overhead);
-  return d;
-}
-
-Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
-  PassTotals plain;
-  plain.sequences = sequences_;
-  plain.new_tokens = sequences_;
-  plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
-  plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
-  if (!timing_->layout_.trivial()) return timing_->pass_time(plain, sequences_);
-  return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
-}
-
 Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {
   return rows == plain.sequences ? pass_time(plain, rows) : pass_time(verifying, rows);
 }

@@ -214,8 +214,9 @@ public:
 
   // The plain decode steps of a batch of `sequences` sequences (one new token each), timed from the
   // sum of their KV lengths: pass_time of the batch's totals, bit for bit, with the parts that
-  // depend on the batch size alone computed once (a decode instance plans many steps at a time).
-  // Valid while the TimingModel lives.
+  // depend on the batch size alone computed once (a decode instance plans many steps at a time),
+  // GQA attention's roofline from the same products attention_op forms, and the split-KV chain of
+  // the latest context length in blocks (timing_decode_steps.cpp). Valid while the TimingModel lives.
   class DecodeSteps {
   public:
     int sequences() const { return sequences_; }
@@ -223,10 +224,19 @@ public:
 
   private:
     friend class TimingModel;
+    Time gqa_attention(std::int64_t kv_lengths) const;
     const TimingModel* timing_ = nullptr;
     int sequences_ = 0;
     Time layer_fixed_;  // a layer without attention
     Time tail_;         // LM head and step overhead
+    bool gqa_ = false;  // GQA attention on a trivial layout: timed by gqa_attention below
+    double flops_per_pair_ = 0.0;
+    double kv_row_bytes_ = 0.0;
+    double query_bytes_ = 0.0;
+    double compute_rate_ = 0.0;
+    double memory_rate_ = 0.0;
+    mutable int chain_blocks_ = -1;
+    mutable Time chain_;
   };
   DecodeSteps decode_steps(int sequences) const;
 
