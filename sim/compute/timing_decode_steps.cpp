@@ -8,6 +8,10 @@ namespace lynxsim {
 namespace {
 
 constexpr double kBf16Bytes = 2.0;
+// Products that differ by more than their rounding errors keep their order after division.
+constexpr double kSurelyBelow = 1.0 - 1e-9;
+// KV lengths below this are exact doubles, so ceil(ceil(kv / n) / block) = ceil(kv / (n * block)).
+constexpr std::int64_t kExactTokens = std::int64_t{1} << 52;
 
 }  // namespace
 
@@ -46,19 +50,28 @@ Time TimingModel::DecodeSteps::gqa_attention(std::int64_t kv_lengths) const {
   const double new_tokens = sequences_;
   const double pairs = static_cast<double>(kv_lengths) + 0.5 * new_tokens;
   const double kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
-  const double compute_s = flops_per_pair_ * pairs / compute_rate_;
-  const double memory_s = (kv_row_bytes_ * (kv_read_tokens + new_tokens) + query_bytes_) / memory_rate_;
+  const double flops = flops_per_pair_ * pairs;
+  const double bytes = kv_row_bytes_ * (kv_read_tokens + new_tokens) + query_bytes_;
+  const double memory_s = bytes / memory_rate_;
+  const bool memory_bound = flops * memory_rate_ < kSurelyBelow * (bytes * compute_rate_);
+  const double seconds = memory_bound ? memory_s : std::max(flops / compute_rate_, memory_s);
   const Time floor = t.hw_.attention_floor;
-  const Time roofline = Time::from_seconds(std::max(compute_s, memory_s)) + floor;
+  const Time roofline = Time::from_seconds(seconds) + floor;
   if (t.hw_.sm_count <= 0 || pairs != kv_read_tokens - 0.5 * new_tokens) return roofline;
+  return std::max(roofline, chain(kv_lengths + sequences_, kv_read_tokens) + floor);
+}
+
+Time TimingModel::DecodeSteps::chain(std::int64_t kv_read, double kv_read_tokens) const {
+  if (kv_read > chain_after_ && kv_read <= chain_until_) return chain_;
+  const TimingModel& t = *timing_;
   const int context = static_cast<int>(std::ceil(kv_read_tokens / sequences_));
   const int shift = t.split_kv_block_shift_;
-  const int blocks = (context + (1 << shift) - 1) >> shift;
-  if (blocks != chain_blocks_) {
-    chain_ = t.split_kv_chain(sequences_, context, context);
-    chain_blocks_ = blocks;
-  }
-  return std::max(roofline, chain_ + floor);
+  const std::int64_t blocks = (context + (1 << shift) - 1) >> shift;
+  const std::int64_t span = static_cast<std::int64_t>(sequences_) << shift;
+  chain_ = t.split_kv_chain(sequences_, context, context);
+  chain_after_ = (blocks - 1) * span;
+  chain_until_ = kv_read < kExactTokens ? blocks * span : chain_after_;
+  return chain_;
 }
 
 }  // namespace lynxsim

@@ -169,6 +169,9 @@ Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_to
   const int block = (1 << split_kv_block_shift_) - 1;
   const int context_blocks = (context_tokens + block) >> split_kv_block_shift_;
   const int table_blocks = (table_tokens + block) >> split_kv_block_shift_;
+  if (context_blocks == table_blocks && sequences < kDenseChainSequences) {
+    return hw_.attention_block_time * dense_chain(sequences, context_blocks);
+  }
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
                             (static_cast<std::uint64_t>(context_blocks) << 20) |
                             static_cast<std::uint64_t>(table_blocks);
@@ -184,6 +187,17 @@ Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_to
     slot = {key, it->second};
   }
   return hw_.attention_block_time * slot.busiest;
+}
+
+int TimingModel::dense_chain(int sequences, int blocks) const {
+  if (dense_chains_.empty()) dense_chains_.resize(kDenseChainSequences);
+  std::vector<int>& row = dense_chains_[static_cast<std::size_t>(sequences)];
+  const auto b = static_cast<std::size_t>(blocks);
+  if (row.size() <= b) row.resize(b + 1, -1);
+  if (row[b] < 0) {
+    row[b] = split_kv_layout(sequences * kv_heads_per_rank(), blocks, blocks, hw_.sm_count).busiest_sm_blocks;
+  }
+  return row[b];
 }
 
 OpTiming TimingModel::decode_attention(int sequences, int cached_tokens, int table_tokens) const {

@@ -225,6 +225,7 @@ public:
   private:
     friend class TimingModel;
     Time gqa_attention(std::int64_t kv_lengths) const;
+    Time chain(std::int64_t kv_read, double kv_read_tokens) const;
     const TimingModel* timing_ = nullptr;
     int sequences_ = 0;
     Time layer_fixed_;  // a layer without attention
@@ -235,7 +236,8 @@ public:
     double query_bytes_ = 0.0;
     double compute_rate_ = 0.0;
     double memory_rate_ = 0.0;
-    mutable int chain_blocks_ = -1;
+    mutable std::int64_t chain_after_ = 0;  // chain_ holds for KV reads in (after, until]
+    mutable std::int64_t chain_until_ = 0;
     mutable Time chain_;
   };
   DecodeSteps decode_steps(int sequences) const;
@@ -303,6 +305,7 @@ private:
   OpTiming linear_op(double tokens) const;
   OpTiming attention_op(const PassTotals& totals, int table_tokens = 0) const;
   Time split_kv_chain(int sequences, int context_tokens, int table_tokens) const;
+  int dense_chain(int sequences, int blocks) const;
   OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const;
   // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
   OpTiming layered_attention_op(const PassTotals& totals) const;
@@ -340,6 +343,10 @@ private:
   };
   static constexpr int kChainSlotBits = 10;
   mutable std::vector<ChainSlot> chain_slots_;
+  // The same for a block table as wide as the context (a serving engine's decode), below
+  // kDenseChainSequences sequences: by sequences, then context blocks; -1 = not computed yet.
+  static constexpr int kDenseChainSequences = 1 << 10;
+  mutable std::vector<std::vector<int>> dense_chains_;
 };
 
 }  // namespace lynxsim
