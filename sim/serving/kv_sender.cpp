@@ -1,6 +1,7 @@
 #include "sim/serving/kv_sender.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <memory>
 
 #include "sim/serving/kv_head_map.hpp"
@@ -81,6 +82,9 @@ void KvSender::fetch_prefix(RequestState& request, net::HostId store, int tokens
       spec.dst = dst[rank];
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
+      if (labels_seen()) {
+        spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
+      }
       spec.tag = static_cast<std::int64_t>(request.metrics.id);
       spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [left, finish](const auto&) {

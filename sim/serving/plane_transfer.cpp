@@ -1,5 +1,7 @@
 #include "sim/serving/plane_transfer.hpp"
 
+#include <fmt/format.h>
+
 #include "sim/serving/kv_head_map.hpp"
 #include "sim/serving/serving_events.hpp"
 
@@ -59,6 +61,10 @@ void PlaneTransfer::send_flows(RequestState& request, const std::vector<net::Hos
       spec.dst = dst[static_cast<std::size_t>(f.dst_rank)];
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
+      if (labels_seen()) {
+        spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
+                                 f.src_rank, f.dst_rank);
+      }
       spec.tag = static_cast<std::int64_t>(request.metrics.id);
       spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
