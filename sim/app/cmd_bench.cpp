@@ -7,6 +7,7 @@
 #include "sim/core/unit_parse.hpp"
 #include "sim/net/network_bench.hpp"
 #include "sim/quant/bench_kernels.hpp"
+#include "sim/quant/bench_kernels_cuda.hpp"
 #include "sim/quant/cachegen_bench.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/quant_cuda.hpp"
@@ -24,6 +25,17 @@ void bench_cachegen() {
              quant::cachegen_default_gpu_mb_per_s(t.encode_mb_per_s),
              quant::cachegen_default_gpu_mb_per_s(t.decode_mb_per_s),
              quant::kCacheGenGpuSpeedupOverCpuThread);
+}
+
+// The CUDA kernels on 32 layers of the CPU workload (537 MB at the defaults), so that each pass
+// keeps the GPU busy for far longer than a kernel launch.
+void bench_cuda(quant::KernelBenchConfig config) {
+  if (!quant::cuda_available()) {
+    fmt::print("\nCUDA kernels: skipped (no CUDA device)\n");
+    return;
+  }
+  config.layers = 32;
+  fmt::print("{}", quant::format_cuda_kernel_bench(quant::bench_kernels_cuda(config)));
 }
 
 net::NetworkBenchConfig network_bench_config(const BenchOptions& o) {
@@ -70,9 +82,10 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
   if (what != "serving" && options.sizes) throw InputError("--sizes applies to `bench serving` only");
   if (what != "kernels" && options.isa) throw InputError("--isa applies to `bench kernels` only");
   if (what == "kernels") {
-    fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(kernel_bench_config(options))));
+    const quant::KernelBenchConfig config = kernel_bench_config(options);
+    fmt::print("{}", quant::format_kernel_bench(quant::bench_kernels(config)));
     bench_cachegen();
-    if (!quant::cuda_available()) fmt::print("\nCUDA kernels: skipped (no CUDA device)\n");
+    bench_cuda(config);
     return 0;
   }
   if (what == "network") {

@@ -21,8 +21,11 @@
 //                         bytes_across / (nic_bandwidth / 8 * kScaleOutEfficiency))
 //         + scale_up_latency + (R - 1) * scale_up_step_latency
 // and a MoE layer pays dispatch + combine = 2 * a2a. imbalance >= 1 is the busiest rank's routed
-// load over the mean (1: perfectly balanced routing, what EPLB aims at; real batches stay above
-// it). kScaleOutEfficiency = 0.86: DeepEP's normal kernels reach 43 GB/s of RDMA bottleneck
+// load over the mean (1: perfectly balanced routing, never reached). kEplbLoadImbalance = 1.11 is
+// what a deployment with DeepSeek's expert load balancer (EPLB, redundant experts) sees: NVIDIA's
+// TensorRT-LLM measured DeepSeek-R1 at EP32 (tech blog "Scaling Expert Parallelism in
+// TensorRT-LLM, part 1", Table 1: (max - mean) / mean averaged over layers and iterations, 0.109
+// and 0.115 with EPLB, 1.564 without, i.e. max / mean 1.11 and 2.56). kScaleOutEfficiency = 0.86: DeepEP's normal kernels reach 43 GB/s of RDMA bottleneck
 // bandwidth on H800 with 400 Gb/s CX7 InfiniBand (github.com/deepseek-ai/DeepEP, README table,
 // internode EP16 dispatch). For R = 2 this is one link carrying N k / 2 rows each way. The
 // closed form assumes every rank's NIC reaches every other node at its line rate (a non-blocking
@@ -39,6 +42,7 @@ namespace lynxsim {
 
 inline constexpr double kScaleOutEfficiency = 0.86;
 inline constexpr int kDefaultNodeGpus = 8;
+inline constexpr double kEplbLoadImbalance = 1.11;
 
 struct ExpertParallelLayout {
   int attention_dp = 1;

@@ -17,16 +17,6 @@
 namespace lynxsim::quant {
 namespace {
 
-struct Workload {
-  std::vector<std::vector<float>> inputs;
-  std::vector<std::vector<float>> outputs;
-  std::vector<BlockView> input_views;
-  std::vector<MutableBlockView> output_views;
-  std::vector<PlaneEncoded> encoded;
-  std::vector<PlaneEncoded> single_plane;
-  std::vector<std::uint8_t> scratch;
-};
-
 double next_uniform(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -34,6 +24,8 @@ double next_uniform(std::uint64_t& state) {
   z ^= z >> 31;
   return (static_cast<double>(z >> 11) + 0.5) * 0x1.0p-53;
 }
+
+}  // namespace
 
 std::vector<float> synthetic_block(int tokens, int channels, std::uint64_t& state) {
   std::vector<float> x(static_cast<std::size_t>(tokens) * static_cast<std::size_t>(channels));
@@ -48,6 +40,18 @@ std::vector<float> synthetic_block(int tokens, int channels, std::uint64_t& stat
   }
   return x;
 }
+
+namespace {
+
+struct Workload {
+  std::vector<std::vector<float>> inputs;
+  std::vector<std::vector<float>> outputs;
+  std::vector<BlockView> input_views;
+  std::vector<MutableBlockView> output_views;
+  std::vector<PlaneEncoded> encoded;
+  std::vector<PlaneEncoded> single_plane;
+  std::vector<std::uint8_t> scratch;
+};
 
 Workload make_workload(const KernelBenchConfig& config) {
   Workload w;

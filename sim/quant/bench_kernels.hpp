@@ -30,6 +30,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/planes.hpp"
@@ -80,6 +81,11 @@ struct KernelBenchResult {
 };
 
 KernelBenchResult bench_kernels(const KernelBenchConfig& config);
+
+// The benchmark's [tokens][channels] float32 block: unit Gaussians, channels 0 and 2 of every row
+// (even channel count) ten times wider as outliers; draws continue from `state` (splitmix64 +
+// Box-Muller).
+std::vector<float> synthetic_block(int tokens, int channels, std::uint64_t& state);
 
 // A small fixed-width text table of the result with the ratios and the goals.
 std::string format_kernel_bench(const KernelBenchResult& result);

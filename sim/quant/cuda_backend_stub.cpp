@@ -20,6 +20,10 @@ void decode(const CodecShape& /*shape*/, const std::uint8_t* const* /*plane_code
   throw std::runtime_error("CUDA kernels: lynxsim was built without CUDA (LYNXSIM_CUDA=OFF or no toolkit)");
 }
 
+DeviceTimes time_kernels(const CodecShape& /*shape*/, const float* /*input*/, int /*rounds*/) {
+  throw std::runtime_error("CUDA kernels: lynxsim was built without CUDA (LYNXSIM_CUDA=OFF or no toolkit)");
+}
+
 }  // namespace lynxsim::quant::cuda_backend
 
 #endif

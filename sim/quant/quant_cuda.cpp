@@ -10,7 +10,16 @@
 namespace lynxsim::quant {
 namespace {
 
-cuda_backend::CodecShape shape_of(const QuantConfig& config, const PlaneSplit& split, int tokens, int channels) {
+void require_device() {
+  if (!cuda_available()) {
+    throw std::runtime_error("CUDA kernels: no CUDA device is available");
+  }
+}
+
+}  // namespace
+
+cuda_backend::CodecShape cuda_codec_shape(const QuantConfig& config, const PlaneSplit& split, int tokens,
+                                          int channels) {
   split.validate(config.bits);
   if (split.num_planes() > cuda_backend::kMaxPlanes) {
     throw std::invalid_argument("CUDA kernels: at most " + std::to_string(cuda_backend::kMaxPlanes) + " planes");
@@ -30,20 +39,12 @@ cuda_backend::CodecShape shape_of(const QuantConfig& config, const PlaneSplit& s
   return shape;
 }
 
-void require_device() {
-  if (!cuda_available()) {
-    throw std::runtime_error("CUDA kernels: no CUDA device is available");
-  }
-}
-
-}  // namespace
-
 int cuda_device_count() { return cuda_backend::device_count(); }
 
 bool cuda_available() { return cuda_device_count() > 0; }
 
 PlaneEncoded encode_planes_cuda(BlockView input, const QuantConfig& config, const PlaneSplit& split) {
-  const cuda_backend::CodecShape shape = shape_of(config, split, input.tokens, input.channels);
+  const cuda_backend::CodecShape shape = cuda_codec_shape(config, split, input.tokens, input.channels);
   require_device();
   PlaneEncoded encoded{config, split, input.tokens, input.channels, {}};
   for (std::size_t size : encoded_bytes(config, split, input.tokens, input.channels)) {
@@ -66,7 +67,7 @@ PlaneEncoded encode_planes_cuda(BlockView input, const QuantConfig& config, cons
 }
 
 void decode_planes_cuda(const PlaneEncoded& encoded, int planes_received, MutableBlockView output) {
-  const cuda_backend::CodecShape shape = shape_of(encoded.config, encoded.split, encoded.tokens, encoded.channels);
+  const cuda_backend::CodecShape shape = cuda_codec_shape(encoded.config, encoded.split, encoded.tokens, encoded.channels);
   const auto expected = encoded_bytes(encoded.config, encoded.split, encoded.tokens, encoded.channels);
   if (planes_received < 1 || planes_received > encoded.split.num_planes() ||
       encoded.planes.size() < static_cast<std::size_t>(planes_received)) {

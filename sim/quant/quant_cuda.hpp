@@ -12,10 +12,19 @@
 
 namespace lynxsim::quant {
 
+namespace cuda_backend {
+struct CodecShape;
+}
+
 bool cuda_available();
 int cuda_device_count();
 
 PlaneEncoded encode_planes_cuda(BlockView input, const QuantConfig& config, const PlaneSplit& split);
 void decode_planes_cuda(const PlaneEncoded& encoded, int planes_received, MutableBlockView output);
+
+// The CUDA backend's description of a [tokens][channels] block (sim/quant/cuda/cuda_backend.hpp).
+// Throws std::invalid_argument for an invalid split or more planes than the kernels take.
+cuda_backend::CodecShape cuda_codec_shape(const QuantConfig& config, const PlaneSplit& split, int tokens,
+                                          int channels);
 
 }  // namespace lynxsim::quant

@@ -16,6 +16,9 @@ constexpr double kIntMax = 2147483647.0;
 
 constexpr Field kSchema{.key = "schema_version", .type = T::integer,
                         .doc = "the version of this format", .min = 1, .max = 1, .required = true};
+constexpr Field kPreset{.key = "preset", .type = T::name,
+                        .doc = "the card file the values came from (written by the resolved scenario)",
+                        .default_doc = "none"};
 constexpr Field kComment{.key = "comment", .type = T::text, .doc = "free text",
                          .default_doc = "none"};
 
@@ -26,6 +29,7 @@ constexpr Field positive_int(std::string_view key, std::string_view doc) {
 
 constexpr std::array kModelCard{
     kSchema,
+    kPreset,
     Field{.key = "name", .type = T::text, .doc = "non-empty; the name scenarios use",
           .required = true},
     Field{.key = "description", .type = T::text, .doc = "non-empty free text", .required = true},
@@ -129,6 +133,7 @@ constexpr Field required(std::string_view key, FieldType type, std::string_view 
 
 constexpr std::array kGpu{
     kSchema,
+    kPreset,
     Field{.key = "name", .type = T::text, .doc = "non-empty; the name scenarios use",
           .required = true},
     Field{.key = "description", .type = T::text, .doc = "non-empty free text", .required = true},
@@ -165,6 +170,7 @@ constexpr std::array kGpu{
 
 constexpr std::array kEngine{
     kSchema,
+    kPreset,
     Field{.key = "name", .type = T::text, .doc = "non-empty; the name scenarios use",
           .required = true},
     Field{.key = "description", .type = T::text, .doc = "non-empty free text", .required = true},

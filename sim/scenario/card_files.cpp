@@ -12,6 +12,8 @@ namespace lynxsim::scenario {
 namespace fs = std::filesystem;
 namespace {
 
+}  // namespace
+
 nlohmann::json read_card_json(const fs::path& path) {
   std::string text;
   try {
@@ -29,6 +31,8 @@ nlohmann::json read_card_json(const fs::path& path) {
     throw CardError(path.string(), {{"", fmt::format("invalid JSON at byte {}: {}", e.byte(), e.what())}});
   }
 }
+
+namespace {
 
 template <class Spec, class Read>
 Spec read_or_throw(const nlohmann::json& card, const std::string& source, Read read) {

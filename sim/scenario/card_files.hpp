@@ -29,6 +29,9 @@ ModelSpec load_model_card(const std::filesystem::path& path);
 HardwareSpec load_hardware_profile(const std::filesystem::path& path);
 EngineSpec load_engine_profile(const std::filesystem::path& path);
 
+// A card file read and parsed strictly, not yet checked against its schema.
+nlohmann::json read_card_json(const std::filesystem::path& path);
+
 // The same schemas read from an object already parsed; `source` names it in each error line in
 // place of a file name.
 ModelSpec model_card_from_json(const nlohmann::json& card, const std::string& source);

@@ -33,7 +33,7 @@ serving::InstanceSpec read_group(const json& value, const std::string& path, Sec
   instance.count = r.count(F["count"]).value_or(1);
   instance.parallel.attention_dp = r.count(F["attention_dp"]).value_or(0);
   instance.parallel.expert_parallel = r.count(F["expert_parallel"]).value_or(0);
-  instance.parallel.load_imbalance = r.number(F["expert_load_imbalance"]).value_or(1.0);
+  instance.parallel.load_imbalance = r.number(F["expert_load_imbalance"]).value_or(kEplbLoadImbalance);
   instance.parallel.node_gpus = r.count(F["node_gpus"]).value_or(kDefaultNodeGpus);
   r.finish();
   return instance;

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "sim/core/time.hpp"
+#include "sim/fields/object_reader.hpp"
 
 namespace lynxsim::scenario {
 
@@ -24,8 +25,7 @@ inline constexpr std::int64_t kMaxBlockTokens = 1 << 20;            // prefix-ca
 inline constexpr std::int64_t kMaxGroupSize = 1 << 20;              // quantization groups, windows
 inline constexpr std::int64_t kMaxPlaneBits = 16;
 inline constexpr std::int64_t kMaxCacheGenLevel = 64;
-// Names (presets, methods, hosts): preset names become file names, which may have 255 bytes.
-inline constexpr std::size_t kMaxNameLength = 200;
+using fields::kMaxNameLength;  // names (presets, methods, hosts)
 
 // The size of what a run builds and creates (resource_estimate.hpp). A topology of 2^20 hosts
 // takes about 1 GB and 15 s to build; instances and GPUs per role over all groups are bounded by

@@ -123,6 +123,7 @@ ModelSpec read_model_card(const nlohmann::json& card, const std::string& path, I
   ModelSpec m;
   if (!r.valid()) return m;
   r.integer(t["schema_version"]);
+  r.string(t["preset"]);
   m.name = nonempty_text(r, t["name"]).value_or("");
   m.description = nonempty_text(r, t["description"]).value_or("");
   read_shape(r, t, m);

@@ -39,9 +39,10 @@ public:
   }
   Bytes size(std::string_view key) { return sourced(r_, t_[key], card_size).value_or(Bytes{}); }
 
-  // schema_version, name and description, into `name` and `description`.
+  // schema_version, preset, name and description, into `name` and `description`.
   void header(std::string& name, std::string& description) {
     r_.integer(t_["schema_version"]);
+    r_.string(t_["preset"]);
     name = nonempty_text(r_, t_["name"]).value_or("");
     description = nonempty_text(r_, t_["description"]).value_or("");
   }

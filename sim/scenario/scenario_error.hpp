@@ -1,47 +1,13 @@
 #pragma once
-// The one error type of scenario loading: every problem found in a scenario file, each with the
-// JSON pointer of the offending value ("/network/bandwidth") and what was expected there.
-//
-// Loading never stops at the first problem: the parser records an issue and continues with a
-// neutral value, so one run of the loader reports everything wrong with a file. what() is one line
-// per issue, "<file>: <json path>: <message>". The application exits with code 2 on this error.
+// The configuration layer's names for the one input-error type of sim/fields (issues.hpp): a
+// ScenarioError is an InputError of a scenario or card file; the application exits with code 2 on it.
 
-#include <stdexcept>
-#include <string>
-#include <vector>
+#include "sim/fields/issues.hpp"
 
 namespace lynxsim::scenario {
 
-struct ScenarioIssue {
-  std::string json_path;
-  std::string message;
-};
-
-class ScenarioError : public std::runtime_error {
-public:
-  ScenarioError(std::string file, std::vector<ScenarioIssue> issues);
-
-  const std::string& file() const { return file_; }
-  const std::vector<ScenarioIssue>& issues() const { return issues_; }
-
-private:
-  std::string file_;
-  std::vector<ScenarioIssue> issues_;
-};
-
-// Collects issues while a file is read.
-class IssueList {
-public:
-  void add(std::string json_path, std::string message);
-  void append(const IssueList& other);
-  bool empty() const { return issues_.empty(); }
-  std::size_t size() const { return issues_.size(); }
-  const std::vector<ScenarioIssue>& items() const { return issues_; }
-  // Throws ScenarioError(file, issues) when any issue was recorded.
-  void throw_if_any(const std::string& file) const;
-
-private:
-  std::vector<ScenarioIssue> issues_;
-};
+using ScenarioIssue = fields::Issue;
+using ScenarioError = fields::InputError;
+using fields::IssueList;
 
 }  // namespace lynxsim::scenario

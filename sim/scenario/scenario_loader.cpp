@@ -1,9 +1,11 @@
 // load_scenario: file (a regular file of at most kMaxConfigFileBytes) -> strict JSON (syntax errors
 // with line and column; depth and duplicate keys checked, strict_json.hpp) -> a named network preset
-// expanded (network_preset.hpp) -> overrides -> parse_scenario.
+// expanded (network_preset.hpp) -> named model, GPU and engine cards expanded (card_preset.hpp) ->
+// overrides -> parse_scenario.
 
 #include <fmt/format.h>
 
+#include "sim/scenario/card_preset.hpp"
 #include "sim/scenario/input_file.hpp"
 #include "sim/scenario/network_preset.hpp"
 #include "sim/scenario/overrides.hpp"
@@ -33,6 +35,7 @@ Scenario load_scenario(const fs::path& file, const std::vector<std::string>& ove
   IssueList preset_issues;
   expand_network_preset(document, data, dir, preset_issues);
   preset_issues.throw_if_any(file.string());
+  expand_card_presets(document, data);
   IssueList override_issues;
   const auto applied = apply_overrides(document, overrides, override_issues);
   override_issues.throw_if_any(file.string());

@@ -12,10 +12,11 @@
 namespace lynxsim::store {
 
 nlohmann::json calibration_to_json(const accuracy::CalibrationFile& file);
-// Throws std::invalid_argument naming `document` and the JSON path of every problem.
+// Read by sim/fields' ObjectReader: throws fields::InputError naming `document`, with the JSON
+// path of every problem (exit code 2).
 accuracy::CalibrationFile calibration_from_json(const nlohmann::json& value, const std::string& document);
-// Reads and checks a file; throws std::invalid_argument (naming the file) when it is unreadable,
-// not JSON or malformed.
+// Reads and checks a file: an unreadable file throws std::invalid_argument naming it, invalid JSON
+// (strict_json.hpp) or a malformed calibration fields::InputError naming it.
 accuracy::CalibrationFile read_calibration_file(const std::filesystem::path& path);
 
 }  // namespace lynxsim::store

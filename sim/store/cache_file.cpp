@@ -2,8 +2,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "sim/core/rng.hpp"
+#include "sim/fields/object_reader.hpp"
+#include "sim/fields/strict_json.hpp"
 #include "sim/report/atomic_write.hpp"
 
 namespace lynxsim::store {
@@ -26,12 +29,19 @@ std::string cache_file_path(const std::string& dir, const std::string& key) {
 }
 
 std::optional<nlohmann::json> load_cache_entry(const std::string& dir, const std::string& key) {
-  std::ifstream in(cache_file_path(dir, key));
+  std::ifstream in(cache_file_path(dir, key), std::ios::binary);
   if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
   try {
-    nlohmann::json doc = nlohmann::json::parse(in);
-    if (doc.at("cache_key").get<std::string>() != key) return std::nullopt;
-    return std::move(doc.at("result"));
+    const nlohmann::json doc = fields::parse_strict_json(text.str());
+    fields::IssueList issues;
+    fields::ObjectReader r(doc, "", issues);
+    const auto stored_key = r.text("cache_key", true);
+    const nlohmann::json* result = r.get("result", true);
+    r.finish();
+    if (!issues.empty() || stored_key != key || result == nullptr) return std::nullopt;
+    return *result;
   } catch (const std::exception&) {
     return std::nullopt;
   }

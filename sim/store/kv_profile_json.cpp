@@ -1,11 +1,15 @@
 #include "sim/store/kv_profile_json.hpp"
 
-#include <fstream>
-#include <stdexcept>
-
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "sim/store/json_checker.hpp"
+#include "sim/fields/field_table.hpp"
+#include "sim/fields/object_reader.hpp"
+#include "sim/fields/strict_json.hpp"
+#include "sim/store/text_file.hpp"
+
+// Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace lynxsim::store {
 namespace {
@@ -16,62 +20,120 @@ using accuracy::KeyProfile;
 using accuracy::KvProfile;
 using accuracy::Range;
 using accuracy::ValueProfile;
+using fields::Field;
+using fields::FieldType;
+using fields::ObjectReader;
 
-Range to_range(const std::vector<double>& v) { return Range{v[0], v[1]}; }
+// A number in [min, max]; a range [lo, hi] with min <= lo <= hi <= max (type structured); an
+// object {shallow, deep} of such ranges (type structured, no bounds of its own).
+constexpr Field number(std::string_view key, double min, double max) {
+  return Field{.key = key, .type = FieldType::number, .min = min, .max = max, .required = true};
+}
+constexpr Field range(std::string_view key, double min, double max) {
+  return Field{.key = key, .doc = "[lo, hi]", .min = min, .max = max, .required = true};
+}
+constexpr Field text(std::string_view key) {
+  return Field{.key = key, .type = FieldType::text, .required = true};
+}
 
-DepthRange depth_range(JsonChecker& check, const json& parent, const std::string& key, const std::string& path,
-                       double min, double max) {
-  DepthRange out{{min, min}, {min, min}};
-  const json* node = check.object(parent, key, path);
+constexpr Field kKeys[] = {range("ar_rho", 0.0, 0.999),         range("student_nu", 2.5, 1000.0),
+                           range("outlier_channels", 0.0, 64.0), range("outlier_scale", 1.0, 1000.0),
+                           number("fixed_sign_fraction", 0.0, 1.0),
+                           number("outlier_token_rate", 0.0, 0.5),
+                           number("channel_sigma_spread", 0.0, 3.0),
+                           number("channel_mean_scale", 0.0, 10.0)};
+constexpr Field kValues[] = {number("token_scale_sigma", 0.0, 3.0), range("student_nu", 2.5, 1000.0),
+                             number("ar_rho", 0.0, 0.999)};
+constexpr Field kQueries[] = {number("outlier_energy", 0.0, 1.0), range("score_std", 0.05, 20.0)};
+constexpr Field kSink[] = {number("score_margin", 0.0, 50.0), number("value_scale", 0.0, 10.0)};
+constexpr Field kNeedle[] = {number("margin", 0.0, 50.0)};
+constexpr Field kSection[] = {Field{.key = "keys", .required = true},
+                              Field{.key = "values", .required = true},
+                              Field{.key = "queries", .required = true},
+                              Field{.key = "sink", .required = true},
+                              Field{.key = "needle", .required = true}};
+constexpr Field kHeader[] = {Field{.key = "schema_version", .type = FieldType::integer, .min = 1,
+                                   .max = 1, .required = true},
+                             text("name"), text("description")};
+
+const Field& field(std::span<const Field> table, std::string_view key) {
+  return fields::FieldSection{"kv-profile", "", table}[key];
+}
+
+Range read_pair(ObjectReader& r, const Field& f) {
+  const Range fallback{f.min, f.min};
+  const json* value = r.get(f.key, true);
+  if (value == nullptr) return fallback;
+  if (!value->is_array() || value->size() != 2 || !(*value)[0].is_number() || !(*value)[1].is_number()) {
+    r.issues().add(r.child(f.key), fmt::format("expected [lo, hi], got {}", fields::describe_value(*value)));
+    return fallback;
+  }
+  const Range out{(*value)[0].get<double>(), (*value)[1].get<double>()};
+  if (!(f.min <= out.lo && out.lo <= out.hi && out.hi <= f.max)) {
+    r.issues().add(r.child(f.key), fmt::format("expected {} <= lo <= hi <= {}", f.min, f.max));
+    return fallback;
+  }
+  return out;
+}
+
+DepthRange depth_range(ObjectReader& parent, const Field& f) {
+  DepthRange out{{f.min, f.min}, {f.min, f.min}};
+  const json* node = parent.get(f.key, true);
   if (node == nullptr) return out;
-  const std::string here = path + "/" + key;
-  check.expect_keys(*node, here, {"shallow", "deep"});
-  out.shallow = to_range(check.pair(*node, "shallow", here, min, max));
-  out.deep = to_range(check.pair(*node, "deep", here, min, max));
+  ObjectReader r(*node, parent.child(f.key), parent.issues());
+  out.shallow = read_pair(r, range("shallow", f.min, f.max));
+  out.deep = read_pair(r, range("deep", f.min, f.max));
+  r.finish();
   return out;
 }
 
-KeyProfile parse_keys(JsonChecker& check, const json& k, const std::string& p) {
-  check.expect_keys(k, p, {"ar_rho", "student_nu", "outlier_channels", "outlier_scale", "fixed_sign_fraction",
-                           "outlier_token_rate", "channel_sigma_spread", "channel_mean_scale"});
+double num(ObjectReader& r, std::span<const Field> table, std::string_view key) {
+  return r.number(field(table, key)).value_or(0.0);
+}
+
+KeyProfile parse_keys(ObjectReader& r) {
   KeyProfile out;
-  out.ar_rho = to_range(check.pair(k, "ar_rho", p, 0.0, 0.999));
-  out.student_nu = to_range(check.pair(k, "student_nu", p, 2.5, 1000.0));
-  out.outlier_channels = to_range(check.pair(k, "outlier_channels", p, 0.0, 64.0));
-  out.outlier_scale = depth_range(check, k, "outlier_scale", p, 1.0, 1000.0);
-  out.fixed_sign_fraction = check.number(k, "fixed_sign_fraction", p, 0.0, 1.0);
-  out.outlier_token_rate = check.number(k, "outlier_token_rate", p, 0.0, 0.5);
-  out.channel_sigma_spread = check.number(k, "channel_sigma_spread", p, 0.0, 3.0);
-  out.channel_mean_scale = check.number(k, "channel_mean_scale", p, 0.0, 10.0);
+  out.ar_rho = read_pair(r, field(kKeys, "ar_rho"));
+  out.student_nu = read_pair(r, field(kKeys, "student_nu"));
+  out.outlier_channels = read_pair(r, field(kKeys, "outlier_channels"));
+  out.outlier_scale = depth_range(r, field(kKeys, "outlier_scale"));
+  out.fixed_sign_fraction = num(r, kKeys, "fixed_sign_fraction");
+  out.outlier_token_rate = num(r, kKeys, "outlier_token_rate");
+  out.channel_sigma_spread = num(r, kKeys, "channel_sigma_spread");
+  out.channel_mean_scale = num(r, kKeys, "channel_mean_scale");
   return out;
 }
 
-ValueProfile parse_values(JsonChecker& check, const json& v, const std::string& p) {
-  check.expect_keys(v, p, {"token_scale_sigma", "student_nu", "ar_rho"});
+ValueProfile parse_values(ObjectReader& r) {
   ValueProfile out;
-  out.token_scale_sigma = check.number(v, "token_scale_sigma", p, 0.0, 3.0);
-  out.student_nu = to_range(check.pair(v, "student_nu", p, 2.5, 1000.0));
-  out.ar_rho = check.number(v, "ar_rho", p, 0.0, 0.999);
+  out.token_scale_sigma = num(r, kValues, "token_scale_sigma");
+  out.student_nu = read_pair(r, field(kValues, "student_nu"));
+  out.ar_rho = num(r, kValues, "ar_rho");
   return out;
 }
 
-void parse_sections(JsonChecker& check, const json& doc, KvProfile& out) {
-  if (const json* k = check.object(doc, "keys", "")) out.keys = parse_keys(check, *k, "/keys");
-  if (const json* v = check.object(doc, "values", "")) out.values = parse_values(check, *v, "/values");
-  if (const json* q = check.object(doc, "queries", "")) {
-    check.expect_keys(*q, "/queries", {"outlier_energy", "score_std"});
-    out.queries.outlier_energy = check.number(*q, "outlier_energy", "/queries", 0.0, 1.0);
-    out.queries.score_std = depth_range(check, *q, "score_std", "/queries", 0.05, 20.0);
-  }
-  if (const json* s = check.object(doc, "sink", "")) {
-    check.expect_keys(*s, "/sink", {"score_margin", "value_scale"});
-    out.sink_score_margin = check.number(*s, "score_margin", "/sink", 0.0, 50.0);
-    out.sink_value_scale = check.number(*s, "value_scale", "/sink", 0.0, 10.0);
-  }
-  if (const json* n = check.object(doc, "needle", "")) {
-    check.expect_keys(*n, "/needle", {"margin"});
-    out.needle_margin = check.number(*n, "margin", "/needle", 0.0, 50.0);
-  }
+// Reads section `key` of the profile with `read` when it is there.
+template <class Read>
+void section(ObjectReader& top, std::string_view key, Read read) {
+  const json* node = top.get(field(kSection, key).key, true);
+  if (node == nullptr) return;
+  ObjectReader r(*node, top.child(key), top.issues());
+  if (r.valid()) read(r);
+  r.finish();
+}
+
+void parse_sections(ObjectReader& top, KvProfile& out) {
+  section(top, "keys", [&](ObjectReader& r) { out.keys = parse_keys(r); });
+  section(top, "values", [&](ObjectReader& r) { out.values = parse_values(r); });
+  section(top, "queries", [&](ObjectReader& r) {
+    out.queries.outlier_energy = num(r, kQueries, "outlier_energy");
+    out.queries.score_std = depth_range(r, field(kQueries, "score_std"));
+  });
+  section(top, "sink", [&](ObjectReader& r) {
+    out.sink_score_margin = num(r, kSink, "score_margin");
+    out.sink_value_scale = num(r, kSink, "value_scale");
+  });
+  section(top, "needle", [&](ObjectReader& r) { out.needle_margin = num(r, kNeedle, "margin"); });
 }
 
 json range_json(const Range& r) { return json::array({r.lo, r.hi}); }
@@ -79,31 +141,23 @@ json depth_json(const DepthRange& d) { return json{{"shallow", range_json(d.shal
 
 }  // namespace
 
-KvProfile parse_kv_profile(const json& document) {
-  JsonChecker check("KV profile");
+KvProfile parse_kv_profile(const json& document, const std::string& source) {
+  fields::IssueList issues;
   KvProfile out;
-  check.expect_keys(document, "",
-                    {"schema_version", "name", "description", "keys", "values", "queries", "sink", "needle"});
-  if (document.is_object()) {
-    check.integer(document, "schema_version", "", 1, 1);
-    out.name = check.text(document, "name", "");
-    out.description = check.text(document, "description", "");
-    parse_sections(check, document, out);
+  ObjectReader top(document, "", issues);
+  if (top.valid()) {
+    top.integer(field(kHeader, "schema_version"));
+    out.name = top.string(field(kHeader, "name")).value_or("");
+    out.description = top.string(field(kHeader, "description")).value_or("");
+    parse_sections(top, out);
   }
-  check.throw_if_errors();
+  top.finish();
+  issues.throw_if_any(source);
   return out;
 }
 
 KvProfile load_kv_profile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot open KV profile " + path);
-  json document;
-  try {
-    document = json::parse(in);
-  } catch (const json::parse_error& e) {
-    throw std::invalid_argument("KV profile " + path + ": " + e.what());
-  }
-  return parse_kv_profile(document);
+  return parse_kv_profile(fields::parse_json_document(read_text_file(path), path), path);
 }
 
 json kv_profile_to_json(const KvProfile& p) {

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/fields/strict_json.hpp"
+
 namespace lynxsim::store {
 namespace {
 
@@ -67,9 +69,10 @@ SafetensorsContents read_safetensors_header(const std::string& path) {
   in.read(header.data(), static_cast<std::streamsize>(header_size));
   json doc;
   try {
-    doc = json::parse(header);
-  } catch (const json::parse_error& e) {
-    fail(path, std::string("header is not valid JSON: ") + e.what());
+    doc = fields::parse_strict_json(header);
+  } catch (const fields::StrictJsonError& e) {
+    const std::string where = e.pointer().empty() ? "" : e.pointer() + ": ";
+    fail(path, "header is not valid JSON: " + where + e.what());
   }
   if (!doc.is_object()) fail(path, "header must be a JSON object");
   SafetensorsContents out;

@@ -6,11 +6,14 @@ Checks: the results folder holds its four files and manifest, both naming the sa
 and commit; summary.json lists the scenario's
 methods in order; every method served every request of requests.csv (as many rows per method, all
 output tokens committed); per request 0 < TTFT_spec <= TTFT_commit <= E2E and the client's TTFT is
-one of the two; a speculative method's drafts are accounted (accepted + wasted = drafted).
+one of the two; a speculative method's drafts are accounted (accepted + wasted = drafted); the
+written scenario.resolved.json, run again from a folder that sees the scenario folder's other files
+(its relative paths are the scenario's), gives byte-identical requests.csv and summary.json.
 """
 
 import csv
 import json
+import shutil
 import subprocess
 import sys
 from collections import defaultdict
@@ -40,6 +43,24 @@ def check_request(method: str, row: dict) -> None:
     drafted = int(row["drafted_tokens"])
     if int(row["accepted_tokens"]) + int(row["wasted_draft_tokens"]) != drafted:
         fail(f"{where}: accepted + wasted drafts != {drafted} drafted")
+
+
+def check_rerun(lynxsim: str, scenario: Path, out: Path, extra: list) -> None:
+    stage = Path(f"{out}-resolved-scenario")
+    shutil.rmtree(stage, ignore_errors=True)
+    stage.mkdir(parents=True)
+    for entry in scenario.parent.iterdir():
+        if entry.suffix != ".json":
+            (stage / entry.name).symlink_to(entry.resolve())
+    again_file = stage / scenario.name
+    shutil.copyfile(out / "scenario.resolved.json", again_file)
+    again = Path(f"{out}-resolved")
+    command = [lynxsim, "--scenario", str(again_file), "--out", str(again), "--quiet", "--force", *extra]
+    if subprocess.run(command).returncode != 0:
+        fail(f"{' '.join(command)} failed")
+    for name in ("requests.csv", "summary.json", "scenario.resolved.json"):
+        if (out / name).read_bytes() != (again / name).read_bytes():
+            fail(f"{again / name} differs from {out / name}: the resolved scenario is not the same run")
 
 
 def main() -> None:
@@ -73,6 +94,7 @@ def main() -> None:
             fail(f"{method}: summary counts {summary['methods'][method]['requests']} requests")
         for row in rows[method]:
             check_request(method, row)
+    check_rerun(lynxsim, Path(scenario), out, sys.argv[4:])
     print(f"check_smoke: {out.name}: {len(names)} methods x {counts[names[0]]} requests checked")
 
 

@@ -183,7 +183,7 @@ TEST_CASE("a MoE card with MLA defaults to expert parallelism with data-parallel
   CHECK(s.serving.prefill.parallel.expert_parallel == 16);
   CHECK(s.serving.decode.parallel.attention_dp == 16);
   CHECK(s.serving.decode.parallel.expert_parallel == 16);
-  CHECK(s.serving.decode.parallel.load_imbalance == 1.0);
+  CHECK(s.serving.decode.parallel.load_imbalance == 1.11);
   CHECK(s.serving.decode.parallel.node_gpus == 8);
   CHECK(s.resolved.at("decode").at("attention_dp") == 16);
   CHECK(s.resolved.at("prefill").at("expert_parallel") == 16);

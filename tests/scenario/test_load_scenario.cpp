@@ -221,7 +221,8 @@ TEST_CASE("serving.engine defaults to vllm, takes a preset or an inline profile,
   const Scenario s = quickstart();
   REQUIRE(s.serving.engine.has_value());
   CHECK(s.serving.engine->name == "vllm");
-  CHECK(s.resolved["serving"]["engine"] == "vllm");
+  CHECK(s.resolved["serving"]["engine"]["preset"] == "vllm");
+  CHECK(s.resolved["serving"]["engine"]["name"] == "vllm");
   CHECK(quickstart({"serving.engine=ideal"}).serving.engine->decode_handover() == Time::zero());
   try {
     quickstart({"serving.engine=tgi"});

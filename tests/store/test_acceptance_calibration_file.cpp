@@ -4,6 +4,7 @@
 #include <fstream>
 #include <string>
 
+#include "sim/fields/issues.hpp"
 #include "sim/store/acceptance_calibration_file.hpp"
 
 using namespace lynxsim::accuracy;
@@ -23,7 +24,7 @@ CalibrationFile sample_file() {
 std::string error_of(const nlohmann::json& value) {
   try {
     calibration_from_json(value, "cal.json");
-  } catch (const std::invalid_argument& e) {
+  } catch (const lynxsim::fields::InputError& e) {
     return e.what();
   }
   return "";
@@ -70,14 +71,14 @@ TEST_CASE("a malformed calibration file names the document and the JSON path") {
   CHECK(error_of(wrong_version).find("/schema_version") != std::string::npos);
 }
 
-TEST_CASE("an unreadable or non-JSON calibration file is an invalid_argument naming it") {
+TEST_CASE("an unreadable or non-JSON calibration file is an input error naming it") {
   const auto dir = std::filesystem::temp_directory_path() / "lynxsim_calibration_test";
   std::filesystem::create_directories(dir);
   const auto bad = dir / "bad.json";
   std::ofstream(bad) << "{ not json";
-  CHECK_THROWS_WITH_AS(read_calibration_file(bad), doctest::Contains("bad.json: not valid JSON"),
-                       std::invalid_argument);
-  CHECK_THROWS_WITH_AS(read_calibration_file(dir / "absent.json"), doctest::Contains("absent.json: cannot open"),
+  CHECK_THROWS_WITH_AS(read_calibration_file(bad), doctest::Contains("bad.json: /: JSON syntax error at line 1"),
+                       lynxsim::fields::InputError);
+  CHECK_THROWS_WITH_AS(read_calibration_file(dir / "absent.json"), doctest::Contains("absent.json"),
                        std::invalid_argument);
   std::filesystem::remove_all(dir);
 }

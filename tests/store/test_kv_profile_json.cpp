@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sim/fields/issues.hpp"
 #include "sim/store/kv_profile_json.hpp"
 
 using namespace lynxsim::accuracy;
@@ -24,9 +25,10 @@ TEST_CASE("profile parsing reports every error with its JSON path") {
   try {
     parse_kv_profile(doc);
     FAIL("expected an error");
-  } catch (const std::invalid_argument& e) {
+  } catch (const lynxsim::fields::InputError& e) {
     const std::string m = e.what();
-    CHECK(m.find("4 error(s)") != std::string::npos);
+    CHECK(e.issues().size() == 4);
+    CHECK(m.find("KV profile: ") == 0);
     CHECK(m.find("/keys/bogus: unknown key") != std::string::npos);
     CHECK(m.find("/values/ar_rho: expected a number") != std::string::npos);
     CHECK(m.find("/sink/value_scale: missing") != std::string::npos);

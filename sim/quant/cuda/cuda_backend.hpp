@@ -3,12 +3,13 @@
 // call them whether or not CUDA was found: with CUDA they live in lynxsim_quant_cuda
 // (sim/quant/cuda/*.cu); without it, sim/quant/cuda_backend_stub.cpp reports zero devices and throws.
 //
-// Kernels, all memory-bound and launched on the default stream:
-//   1. group_params: one thread per group finds min/max and writes fp16 scale and minimum;
-//   2. quantize: one thread per element writes its code;
-//   3. pack: one thread per output byte of a plane gathers the plane bits of the codes it covers;
-//   4. decode: one thread per element reads its bits from each received plane, merges them and
-//      dequantizes (bucket middle when planes are missing).
+// Kernels, all memory-bound and launched on the default stream (codec_device.cuh):
+//   1. group parameters: per-token groups eight lanes each (coalesced reads, shuffle min/max),
+//      per-channel groups one thread each; fp16 scale and minimum per group;
+//   2. quantize+pack: one thread per eight elements quantizes them and writes their bits of every
+//      plane (eight elements of w bits are exactly w bytes of a plane);
+//   3. decode: one thread per eight elements reads their bytes of each received plane, merges the
+//      bits and dequantizes (bucket middle when planes are missing).
 // The arithmetic is codec_math.hpp's, evaluated without fused multiply-add, so codes and values are
 // the CPU oracle's bits.
 
@@ -43,5 +44,15 @@ void encode(const CodecShape& shape, const float* input, std::uint16_t* scales, 
 // Decodes the first planes_received planes into output (tokens·channels floats, host).
 void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int planes_received,
             const std::uint16_t* scales, const std::uint16_t* mins, float* output);
+
+// Device-resident timing for the benchmark: input is uploaded once, then each of `rounds` rounds
+// times (CUDA events, default stream) one encode (the three kernels, every plane), one decode of
+// every plane and one device-to-device copy of the float32 input. Best of the rounds, in seconds.
+struct DeviceTimes {
+  double encode_s = 0.0;
+  double decode_s = 0.0;
+  double copy_s = 0.0;
+};
+DeviceTimes time_kernels(const CodecShape& shape, const float* input, int rounds);
 
 }  // namespace lynxsim::quant::cuda_backend

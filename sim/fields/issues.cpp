@@ -1,11 +1,11 @@
-#include "sim/scenario/scenario_error.hpp"
+#include "sim/fields/issues.hpp"
 
 #include <fmt/format.h>
 
-namespace lynxsim::scenario {
+namespace lynxsim::fields {
 namespace {
 
-std::string describe(const std::string& file, const std::vector<ScenarioIssue>& issues) {
+std::string describe(const std::string& file, const std::vector<Issue>& issues) {
   std::string text;
   for (const auto& issue : issues) {
     if (!text.empty()) text += "\n";
@@ -17,7 +17,7 @@ std::string describe(const std::string& file, const std::vector<ScenarioIssue>& 
 
 }  // namespace
 
-ScenarioError::ScenarioError(std::string file, std::vector<ScenarioIssue> issues)
+InputError::InputError(std::string file, std::vector<Issue> issues)
     : std::runtime_error(describe(file, issues)), file_(std::move(file)), issues_(std::move(issues)) {}
 
 void IssueList::add(std::string json_path, std::string message) {
@@ -29,7 +29,7 @@ void IssueList::append(const IssueList& other) {
 }
 
 void IssueList::throw_if_any(const std::string& file) const {
-  if (!issues_.empty()) throw ScenarioError(file, issues_);
+  if (!issues_.empty()) throw InputError(file, issues_);
 }
 
-}  // namespace lynxsim::scenario
+}  // namespace lynxsim::fields

@@ -7,9 +7,9 @@
 #include <stdexcept>
 
 #include "sim/core/unit_parse.hpp"
-#include "sim/scenario/json_fields.hpp"
+#include "sim/fields/object_reader.hpp"
 
-namespace lynxsim::scenario {
+namespace lynxsim::fields {
 namespace {
 
 std::int64_t lower(const Field& f) {
@@ -135,4 +135,4 @@ std::optional<Bytes> ObjectReader::bytes(const Field& f) {
   return v;
 }
 
-}  // namespace lynxsim::scenario
+}  // namespace lynxsim::fields

@@ -1,11 +1,11 @@
-#include "sim/scenario/field_table.hpp"
+#include "sim/fields/field_table.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <stdexcept>
 
-namespace lynxsim::scenario {
+namespace lynxsim::fields {
 namespace {
 
 std::string bound(double v) {
@@ -67,17 +67,7 @@ const Field& FieldSection::operator[](std::string_view key) const {
   const auto it = std::find_if(fields.begin(), fields.end(),
                                [&](const Field& f) { return f.key == key; });
   if (it == fields.end()) {
-    throw std::logic_error(fmt::format("scenario field table \"{}\" declares no key \"{}\"", id, key));
-  }
-  return *it;
-}
-
-const FieldSection& field_section(std::string_view id) {
-  const auto sections = scenario_field_sections();
-  const auto it = std::find_if(sections.begin(), sections.end(),
-                               [&](const FieldSection& s) { return s.id == id; });
-  if (it == sections.end()) {
-    throw std::logic_error(fmt::format("no scenario field table \"{}\"", id));
+    throw std::logic_error(fmt::format("field table \"{}\" declares no key \"{}\"", id, key));
   }
   return *it;
 }
@@ -103,4 +93,4 @@ std::string render_key_table(const FieldSection& section) {
   return table;
 }
 
-}  // namespace lynxsim::scenario
+}  // namespace lynxsim::fields

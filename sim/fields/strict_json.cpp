@@ -1,13 +1,13 @@
-#include "sim/scenario/strict_json.hpp"
+#include "sim/fields/strict_json.hpp"
 
 #include <fmt/format.h>
 #include <set>
 #include <vector>
 
-#include "sim/scenario/json_fields.hpp"
-#include "sim/scenario/scenario_error.hpp"
+#include "sim/fields/object_reader.hpp"
+#include "sim/fields/issues.hpp"
 
-namespace lynxsim::scenario {
+namespace lynxsim::fields {
 namespace {
 
 using nlohmann::json;
@@ -129,10 +129,10 @@ nlohmann::json parse_json_document(const std::string& text, const std::string& f
   try {
     return parse_strict_json(text);
   } catch (const StrictJsonError& e) {
-    if (!e.pointer().empty()) throw ScenarioError(file, {{e.pointer(), e.what()}});
-    throw ScenarioError(file, {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte()),
+    if (!e.pointer().empty()) throw InputError(file, {{e.pointer(), e.what()}});
+    throw InputError(file, {{"", fmt::format("JSON syntax error at {}: {}", line_column(text, e.byte()),
                                                 e.what())}});
   }
 }
 
-}  // namespace lynxsim::scenario
+}  // namespace lynxsim::fields

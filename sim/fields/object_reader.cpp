@@ -1,13 +1,12 @@
-#include "sim/scenario/json_fields.hpp"
+#include "sim/fields/object_reader.hpp"
 
 #include <cmath>
 #include <fmt/format.h>
 
 #include "sim/core/printable.hpp"
 #include "sim/core/unit_parse.hpp"
-#include "sim/scenario/input_limits.hpp"
 
-namespace lynxsim::scenario {
+namespace lynxsim::fields {
 namespace {
 
 constexpr const char* kControlCharacters =
@@ -205,4 +204,4 @@ void ObjectReader::finish() {
   }
 }
 
-}  // namespace lynxsim::scenario
+}  // namespace lynxsim::fields
