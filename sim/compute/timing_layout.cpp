@@ -34,6 +34,7 @@ void TimingModel::set_parallel_layout(const ExpertParallelLayout& layout) {
   sparse_memo_.clear();
   split_kv_memo_.clear();
   chain_slots_.assign(chain_slots_.size(), ChainSlot{});
+  dense_chains_.clear();
 }
 
 PassTotals TimingModel::busiest_dp_rank(const PassTotals& t) const {

@@ -169,6 +169,9 @@ Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_to
   const int block = (1 << split_kv_block_shift_) - 1;
   const int context_blocks = (context_tokens + block) >> split_kv_block_shift_;
   const int table_blocks = (table_tokens + block) >> split_kv_block_shift_;
+  if (context_blocks == table_blocks && sequences < kDenseChainSequences) {
+    return hw_.attention_block_time * dense_chain(sequences, context_blocks);
+  }
   const std::uint64_t key = (static_cast<std::uint64_t>(sequences) << 40) |
                             (static_cast<std::uint64_t>(context_blocks) << 20) |
                             static_cast<std::uint64_t>(table_blocks);
@@ -184,6 +187,17 @@ Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_to
     slot = {key, it->second};
   }
   return hw_.attention_block_time * slot.busiest;
+}
+
+int TimingModel::dense_chain(int sequences, int blocks) const {
+  if (dense_chains_.empty()) dense_chains_.resize(kDenseChainSequences);
+  std::vector<int>& row = dense_chains_[static_cast<std::size_t>(sequences)];
+  const auto b = static_cast<std::size_t>(blocks);
+  if (row.size() <= b) row.resize(b + 1, -1);
+  if (row[b] < 0) {
+    row[b] = split_kv_layout(sequences * kv_heads_per_rank(), blocks, blocks, hw_.sm_count).busiest_sm_blocks;
+  }
+  return row[b];
 }
 
 OpTiming TimingModel::decode_attention(int sequences, int cached_tokens, int table_tokens) const {
@@ -294,27 +308,6 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
   const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
   return layer * model_.num_layers + head + step;
-}
-
-TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
-  if (sequences < 1) throw std::invalid_argument("decode steps need at least one sequence");
-  DecodeSteps d;
-  d.timing_ = this;
-  d.sequences_ = sequences;
-  const TokenCosts& costs = token_costs(sequences);
-  d.layer_fixed_ = costs.layer_fixed;
-  d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences) : hw_.step_overhead);
-  return d;
-}
-
-Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
-  PassTotals plain;
-  plain.sequences = sequences_;
-  plain.new_tokens = sequences_;
-  plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
-  plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
-  if (!timing_->layout_.trivial()) return timing_->pass_time(plain, sequences_);
-  return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
 }
 
 Time TimingModel::verify_step_time(const PassTotals& plain, const PassTotals& verifying, int rows) const {

@@ -214,8 +214,9 @@ public:
 
   // The plain decode steps of a batch of `sequences` sequences (one new token each), timed from the
   // sum of their KV lengths: pass_time of the batch's totals, bit for bit, with the parts that
-  // depend on the batch size alone computed once (a decode instance plans many steps at a time).
-  // Valid while the TimingModel lives.
+  // depend on the batch size alone computed once (a decode instance plans many steps at a time),
+  // GQA attention's roofline from the same products attention_op forms, and the split-KV chain of
+  // the latest context length in blocks (timing_decode_steps.cpp). Valid while the TimingModel lives.
   class DecodeSteps {
   public:
     int sequences() const { return sequences_; }
@@ -223,10 +224,21 @@ public:
 
   private:
     friend class TimingModel;
+    Time gqa_attention(std::int64_t kv_lengths) const;
+    Time chain(std::int64_t kv_read, double kv_read_tokens) const;
     const TimingModel* timing_ = nullptr;
     int sequences_ = 0;
     Time layer_fixed_;  // a layer without attention
     Time tail_;         // LM head and step overhead
+    bool gqa_ = false;  // GQA attention on a trivial layout: timed by gqa_attention below
+    double flops_per_pair_ = 0.0;
+    double kv_row_bytes_ = 0.0;
+    double query_bytes_ = 0.0;
+    double compute_rate_ = 0.0;
+    double memory_rate_ = 0.0;
+    mutable std::int64_t chain_after_ = 0;  // chain_ holds for KV reads in (after, until]
+    mutable std::int64_t chain_until_ = 0;
+    mutable Time chain_;
   };
   DecodeSteps decode_steps(int sequences) const;
 
@@ -293,6 +305,7 @@ private:
   OpTiming linear_op(double tokens) const;
   OpTiming attention_op(const PassTotals& totals, int table_tokens = 0) const;
   Time split_kv_chain(int sequences, int context_tokens, int table_tokens) const;
+  int dense_chain(int sequences, int blocks) const;
   OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const;
   // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
   OpTiming layered_attention_op(const PassTotals& totals) const;
@@ -330,6 +343,10 @@ private:
   };
   static constexpr int kChainSlotBits = 10;
   mutable std::vector<ChainSlot> chain_slots_;
+  // The same for a block table as wide as the context (a serving engine's decode), below
+  // kDenseChainSequences sequences: by sequences, then context blocks; -1 = not computed yet.
+  static constexpr int kDenseChainSequences = 1 << 10;
+  mutable std::vector<std::vector<int>> dense_chains_;
 };
 
 }  // namespace lynxsim

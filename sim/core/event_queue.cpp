@@ -12,15 +12,17 @@ std::uint32_t EventQueue::take_slot() {
     free_slots_.pop_back();
     return s;
   }
+  if (slots_.size() > kSlotMask) throw std::length_error("event queue: more than 2^26 pending events");
   slots_.emplace_back();
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
 EventId EventQueue::push(Time at, Action action) {
-  return push_reserved(at, next_sequence_++, std::move(action));
+  return push_reserved(at, reserve_sequences(1), std::move(action));
 }
 
 std::uint64_t EventQueue::reserve_sequences(std::uint64_t n) {
+  if (n > kSequenceLimit - next_sequence_) throw std::length_error("event queue: more than 2^38 events");
   const std::uint64_t first = next_sequence_;
   next_sequence_ += n;
   return first;
@@ -30,7 +32,7 @@ EventId EventQueue::push_reserved(Time at, std::uint64_t sequence, Action action
   if (sequence >= next_sequence_) throw std::logic_error("push_reserved() of an unreserved sequence");
   const std::uint32_t slot = take_slot();
   slots_[slot].action = std::move(action);
-  heap_.push_back(Entry{at, sequence, slot});
+  heap_.push_back(Entry{at, (sequence << kSlotBits) | slot});
   slots_[slot].heap_pos = static_cast<std::uint32_t>(heap_.size() - 1);
   sift_up(heap_.size() - 1);
   return EventId{slot, slots_[slot].generation};
@@ -55,13 +57,13 @@ Time EventQueue::next_time() const {
 EventQueue::Fired EventQueue::pop() {
   if (heap_.empty()) throw std::logic_error("pop() on an empty event queue");
   const Entry top = heap_.front();
-  Fired fired{top.at, top.sequence, std::move(slots_[top.slot].action)};
+  Fired fired{top.at, top.sequence(), std::move(slots_[top.slot()].action)};
   remove_at(0);
   return fired;
 }
 
 void EventQueue::remove_at(std::size_t pos) {
-  const std::uint32_t slot = heap_[pos].slot;
+  const std::uint32_t slot = heap_[pos].slot();
   Slot& s = slots_[slot];
   s.heap_pos = UINT32_MAX;
   s.action = nullptr;
@@ -80,7 +82,7 @@ void EventQueue::remove_at(std::size_t pos) {
 
 void EventQueue::place(std::size_t pos, const Entry& e) {
   heap_[pos] = e;
-  slots_[e.slot].heap_pos = static_cast<std::uint32_t>(pos);
+  slots_[e.slot()].heap_pos = static_cast<std::uint32_t>(pos);
 }
 
 void EventQueue::sift_up(std::size_t pos) {

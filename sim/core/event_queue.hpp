@@ -4,11 +4,12 @@
 // Events are ordered by (time, sequence number); the sequence number is assigned at insertion, so
 // two events at the same picosecond fire in the order they were scheduled and a run is reproducible
 // bit for bit. The queue is an indexed 4-ary heap (half the depth of a binary one, and the four
-// children of a node share a cache line or two): push, pop and cancel are O(log n), and each event's
+// children of a node share a cache line): push, pop and cancel are O(log n), and each event's
 // heap position is tracked in a slot table so that cancellation needs no search. Since (time,
 // sequence) is a strict total order, the firing order does not depend on the heap's shape. An EventId
 // stays valid until its event fires or is cancelled; slots are reused, and a generation counter makes
-// a stale id harmless (cancel returns false).
+// a stale id harmless (cancel returns false). A queue holds at most 2^26 pending events and hands
+// out at most 2^38 sequence numbers (std::length_error beyond).
 //
 // A model that knows many future events up front (request arrivals) need not keep them all in the
 // heap: reserve_sequences(n) sets aside n consecutive sequence numbers, and push_reserved() inserts
@@ -51,10 +52,13 @@ public:
   Fired pop();
 
 private:
+  // The sequence number above the slot index in one word: 16 bytes an entry, four children of a
+  // node in one cache line; since sequence numbers are unique, comparing the words compares them.
   struct Entry {
     Time at;
-    std::uint64_t sequence;
-    std::uint32_t slot;
+    std::uint64_t key;
+    std::uint64_t sequence() const { return key >> kSlotBits; }
+    std::uint32_t slot() const { return static_cast<std::uint32_t>(key & kSlotMask); }
   };
   struct Slot {
     Action action;
@@ -63,10 +67,13 @@ private:
   };
 
   static constexpr std::size_t kArity = 4;
+  static constexpr int kSlotBits = 26;
+  static constexpr std::uint64_t kSlotMask = (std::uint64_t{1} << kSlotBits) - 1;
+  static constexpr std::uint64_t kSequenceLimit = std::uint64_t{1} << (64 - kSlotBits);
   static bool before(const Entry& a, const Entry& b) {
     const std::int64_t x = a.at.ps();
     const std::int64_t y = b.at.ps();
-    return (x < y) | ((x == y) & (a.sequence < b.sequence));
+    return (x < y) | ((x == y) & (a.key < b.key));
   }
   void place(std::size_t pos, const Entry& e);
   void sift_up(std::size_t pos);

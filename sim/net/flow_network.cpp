@@ -40,7 +40,8 @@ FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
 
 FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) {
   if (spec.src >= num_hosts() || spec.dst >= num_hosts()) {
-    throw std::invalid_argument(fmt::format("flow '{}': unknown host id", spec.label));
+    throw std::invalid_argument(fmt::format("flow '{}' (tag {}, host {} to {}): unknown host id", spec.label,
+                                            spec.tag, spec.src, spec.dst));
   }
   if (spec.size.value < 0) throw std::invalid_argument("flow size must not be negative");
   if (!(spec.weight > 0.0)) throw std::invalid_argument("flow weight must be positive");
@@ -100,10 +101,13 @@ void FlowNetwork::request_resolve() {
 
 void FlowNetwork::resolve() {
   resolve_pending_ = false;
-  const auto t0 = std::chrono::steady_clock::now();
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = time_recomputations_ ? Clock::now() : Clock::time_point{};
   const auto& changed = with_solver([](auto& solver) -> const auto& { return solver.solve(); });
-  counters_.recompute_wall_seconds +=
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  if (time_recomputations_) {
+    counters_.recompute_wall_seconds +=
+        std::chrono::duration<double>(Clock::now() - t0).count();
+  }
   ++counters_.recomputations;
   for (const FlowSolver::Slot slot : changed) {
     apply_rate(slot, with_solver([slot](const auto& solver) { return solver.rate(slot); }));

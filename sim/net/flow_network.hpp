@@ -95,6 +95,8 @@ public:
     std::uint64_t completion_reschedules = 0;
   };
   const Counters& counters() const { return counters_; }
+  // Whether recompute_wall_seconds is measured (two clock reads per re-solve); off by default.
+  void set_time_recomputations(bool on) { time_recomputations_ = on; }
   const FlowSolver::Stats& solver_stats() const { return solver_.stats(); }
   const LevelRelaxation::Stats& relaxation_stats() const { return relaxed_.stats(); }
 
@@ -165,6 +167,7 @@ private:
   FlowId next_id_ = 1;
   Bytes delivered_;
   Counters counters_;
+  bool time_recomputations_ = false;
 };
 
 }  // namespace lynxsim::net

@@ -47,7 +47,7 @@ struct FlowSpec {
   Bytes size;
   int priority_class = 0;
   double weight = 1.0;
-  std::string label;
+  std::string label;  // for messages and flow lists only; may be empty
   BitsPerSecond max_rate{0.0};
   // Opaque to the network: the sender's name for the flow, handed back in FlowRecord to the
   // completion callback and observers (serving: the request id; `lynxsim flows`: the list index);

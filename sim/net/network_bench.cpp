@@ -27,6 +27,7 @@ NetworkBenchResult run_network_bench(const NetworkBenchConfig& config) {
   spec.rate_tolerance = config.rate_tolerance;
   spec.rate_quantum = config.rate_quantum;
   auto network = make_flow_network(sim, spec);
+  network->set_time_recomputations(true);
   const auto hosts = network->num_hosts();
   RngStream& rng = sim.rng("bench.flows");
   std::uint64_t started = 0;

@@ -163,9 +163,11 @@ void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
     spec.dst = dst[static_cast<std::size_t>(f.dst_rank)];
     spec.size = flow_bytes(f, tokens, choice);
     m.plane_bytes.front() += spec.size;
-    spec.label = fmt::format("r{} cachegen chunk{} {} rank{}->{}", m.id, chunk,
-                             choice.text ? std::string("text") : fmt::format("level{}", choice.level),
-                             f.src_rank, f.dst_rank);
+    if (labels_seen()) {
+      spec.label = fmt::format("r{} cachegen chunk{} {} rank{}->{}", m.id, chunk,
+                               choice.text ? std::string("text") : fmt::format("level{}", choice.level),
+                               f.src_rank, f.dst_rank);
+    }
     spec.tag = static_cast<std::int64_t>(m.id);
     network_.start_flow(std::move(spec), [this, &request, chunk, choice, sent_at, left](const auto&) {
       if (--*left == 0) chunk_arrived(request, chunk, choice, sent_at);

@@ -82,7 +82,9 @@ void KvSender::fetch_prefix(RequestState& request, net::HostId store, int tokens
       spec.dst = dst[rank];
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
-      spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
+      if (labels_seen()) {
+        spec.label = fmt::format("r{} prefix plane{} rank{}", request.metrics.id, plane, rank);
+      }
       spec.tag = static_cast<std::int64_t>(request.metrics.id);
       spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [left, finish](const auto&) {

@@ -91,6 +91,12 @@ protected:
   std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   Bytes bf16_bytes(int heads, int layers, int tokens) const;
   static void reset_pieces(RequestState& request);
+  // Whether a flow's label can be seen (an observer of flows is subscribed); labels are formatted
+  // only then.
+  bool labels_seen() const {
+    const ObserverBus& bus = sim_.bus();
+    return bus.has_subscribers<net::FlowStarted>() || bus.has_subscribers<net::FlowFinished>();
+  }
 
   Simulator& sim_;
   net::Network& network_;

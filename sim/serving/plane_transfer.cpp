@@ -61,8 +61,10 @@ void PlaneTransfer::send_flows(RequestState& request, const std::vector<net::Hos
       spec.dst = dst[static_cast<std::size_t>(f.dst_rank)];
       spec.size = bytes[plane];
       spec.priority_class = static_cast<int>(plane);
-      spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
-                               f.src_rank, f.dst_rank);
+      if (labels_seen()) {
+        spec.label = fmt::format("r{} piece{} plane{} rank{}->{}", request.metrics.id, index, plane,
+                                 f.src_rank, f.dst_rank);
+      }
       spec.tag = static_cast<std::int64_t>(request.metrics.id);
       spec.order_key = spec.tag;
       network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](

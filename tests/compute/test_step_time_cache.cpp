@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 #include <stdexcept>
@@ -114,6 +115,34 @@ TEST_CASE("consecutive decode steps of one batch are timed as if each were the f
         const Time expected = uncached(s, b);
         CHECK(steps.time(lengths) == expected);
         CHECK(cached.verify_step_time(b.plain, b.verifying, b.rows) == expected);
+      }
+    }
+  }
+}
+
+TEST_CASE("decode steps equal uncached steps when KV lengths jump back and forth across KV blocks") {
+  for (const Setup& s : {Setup{"llama-3.1-8b", "h100-sxm", 1, std::nullopt},
+                         Setup{"llama-3.1-8b", "h100-sxm", 2, costly_engine()},
+                         Setup{"qwen2.5-7b", "ascend-910b", 1, std::nullopt},
+                         Setup{"llama-3.1-70b", "h200", 8, costly_engine()}}) {
+    CAPTURE(s.model_name);
+    const TimingModel cached = timing_of(s);
+    std::mt19937_64 rng(11);
+    for (const int size : {1, 2, 9, 128}) {
+      CAPTURE(size);
+      const TimingModel::DecodeSteps steps = cached.decode_steps(size);
+      std::uniform_int_distribution<std::int64_t> mean(0, 40000);
+      std::uniform_int_distribution<std::int64_t> near(-3, 3);
+      std::int64_t lengths = mean(rng) * size;
+      for (int step = 0; step < 200; ++step) {
+        const std::int64_t moved = lengths + near(rng) * size + step % 2;
+        lengths = step % 7 == 0 ? mean(rng) * size : std::max<std::int64_t>(0, moved);
+        PassTotals plain;
+        plain.sequences = size;
+        plain.new_tokens = size;
+        plain.attention_pairs = static_cast<double>(lengths) + 0.5 * size;
+        plain.kv_read_tokens = static_cast<double>(lengths + size);
+        CHECK(steps.time(lengths) == uncached(s, Batch{plain, {}, size}));
       }
     }
   }

@@ -1,6 +1,8 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 #include "sim/core/event_queue.hpp"
@@ -68,4 +70,46 @@ TEST_CASE("events pushed later with reserved sequence numbers fire as if pushed 
   while (!q.empty()) q.pop().action();
   CHECK(order == std::vector<int>{0, 1, 2, 3});
   CHECK_THROWS_AS(q.push_reserved(lynxsim::Time::from_us(1), first + 10, [] {}), std::logic_error);
+}
+
+TEST_CASE("interleaved pushes, pops, cancellations and reserved pushes fire in the reference order") {
+  EventQueue q;
+  RngStream rng(2026);
+  using Ref = std::tuple<std::int64_t, std::uint64_t, int>;  // (time, sequence, event)
+  std::vector<Ref> pending;
+  std::vector<std::pair<EventId, Ref>> ids;
+  std::vector<int> fired;
+  std::vector<int> expected;
+  std::int64_t now = 0;
+  for (int i = 0; i < 20000; ++i) {
+    const auto op = rng.uniform_int(10);
+    if (op < 5 || pending.empty()) {
+      const std::int64_t at = now + static_cast<std::int64_t>(rng.uniform_int(op == 0 ? 3 : 500));
+      const bool reserved = op == 1;
+      const std::uint64_t seq = q.reserve_sequences(1);
+      auto action = [&fired, i] { fired.push_back(i); };
+      const EventId id = reserved ? q.push_reserved(Time::from_ps(at), seq, action)
+                                  : q.push(Time::from_ps(at), action);
+      const Ref ref{at, reserved ? seq : seq + 1, i};
+      pending.push_back(ref);
+      ids.emplace_back(id, ref);
+    } else if (op < 8) {
+      const auto next = std::min_element(pending.begin(), pending.end());
+      expected.push_back(std::get<2>(*next));
+      now = std::get<0>(*next);
+      pending.erase(next);
+      const auto f = q.pop();
+      CHECK(f.at.ps() == now);
+      f.action();
+    } else {
+      const auto& [id, ref] = ids[static_cast<std::size_t>(rng.uniform_int(ids.size()))];
+      const auto it = std::find(pending.begin(), pending.end(), ref);
+      CHECK(q.cancel(id) == (it != pending.end()));
+      if (it != pending.end()) pending.erase(it);
+    }
+  }
+  std::sort(pending.begin(), pending.end());
+  for (const Ref& r : pending) expected.push_back(std::get<2>(r));
+  while (!q.empty()) q.pop().action();
+  CHECK(fired == expected);
 }
