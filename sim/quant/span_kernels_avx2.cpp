@@ -310,11 +310,15 @@ LYNXSIM_AVX2 void dequantize_span_per_channel(const std::uint8_t* codes, std::si
 
 }  // namespace
 
+// Asked once: cpuid is slow (a virtual machine traps it), and every kernel call checks its ISA.
 bool cpu_has_avx2_kernels() {
-  __builtin_cpu_init();
-  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
-  return __builtin_cpu_supports("avx2") && f16c;
+  static const bool supported = [] {
+    __builtin_cpu_init();
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool f16c = __get_cpuid(1, &eax, &ebx, &ecx, &edx) != 0 && (ecx & bit_F16C) != 0;
+    return __builtin_cpu_supports("avx2") && f16c;
+  }();
+  return supported;
 }
 
 const SpanKernels& avx2_span_kernels() {
