@@ -36,22 +36,30 @@ void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool 
   if (layout.node_gpus < 1) throw std::invalid_argument("node_gpus must be at least 1");
 }
 
-Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance,
-                     int node_gpus) {
+AllToAllSplit all_to_all_split(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank,
+                               double imbalance, int node_gpus) {
   if (!(imbalance >= 1.0)) throw std::invalid_argument("expert load imbalance must be at least 1");
-  if (ranks <= 1) return Time::zero();
+  AllToAllSplit split;
+  if (ranks <= 1) return split;
   const double local = std::min(std::max(node_gpus, 1), ranks);
   const double bytes = bytes_out_per_rank.as_double();
   const double in_node = bytes * (local - 1.0) / (ranks - 1.0);
-  const double across = bytes - in_node;
-  const double up_s = in_node / (hw.scale_up_bandwidth.value * hw.scale_up_efficiency);
+  split.across_bytes = bytes - in_node;
+  split.in_node_s = imbalance * (in_node / (hw.scale_up_bandwidth.value * hw.scale_up_efficiency));
+  split.latency = hw.scale_up_latency + hw.scale_up_step_latency * (ranks - 1);
+  return split;
+}
+
+Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance,
+                     int node_gpus) {
+  const AllToAllSplit split = all_to_all_split(hw, ranks, bytes_out_per_rank, imbalance, node_gpus);
+  if (ranks <= 1) return Time::zero();
   const double out_rate = hw.nic_bandwidth.value / 8.0 * kScaleOutEfficiency;
-  if (across > 0.0 && !(out_rate > 0.0)) {
+  if (split.across_bytes > 0.0 && !(out_rate > 0.0)) {
     throw std::invalid_argument("expert parallelism across nodes needs the GPU's nic_bandwidth");
   }
-  const double out_s = across > 0.0 ? across / out_rate : 0.0;
-  return Time::from_seconds(imbalance * std::max(up_s, out_s)) + hw.scale_up_latency +
-         hw.scale_up_step_latency * (ranks - 1);
+  const double out_s = split.across_bytes > 0.0 ? imbalance * (split.across_bytes / out_rate) : 0.0;
+  return Time::from_seconds(std::max(split.in_node_s, out_s)) + split.latency;
 }
 
 Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, int ranks,
@@ -60,6 +68,20 @@ Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, 
   const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
   const Bytes out{std::llround(rows * model.hidden_size * 2.0)};
   return all_to_all_time(hw, ranks, out, imbalance, node_gpus) * 2;
+}
+
+ExpertTraffic expert_parallel_traffic(const HardwareSpec& hw, const ModelSpec& model, int ranks,
+                                      int tokens_per_rank, double imbalance, int node_gpus) {
+  ExpertTraffic traffic;
+  if (!model.moe || ranks <= 1) return traffic;
+  const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
+  const Bytes out{std::llround(rows * model.hidden_size * 2.0)};
+  const AllToAllSplit split = all_to_all_split(hw, ranks, out, imbalance, node_gpus);
+  const int local = std::min(std::max(node_gpus, 1), ranks);
+  traffic.in_node_s = 2.0 * split.in_node_s;
+  traffic.latency = split.latency * 2;
+  if (ranks > local) traffic.pair_bytes = 2.0 * imbalance * split.across_bytes / (ranks - local);
+  return traffic;
 }
 
 }  // namespace lynxsim

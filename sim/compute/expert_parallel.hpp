@@ -29,8 +29,21 @@
 // bandwidth on H800 with 400 Gb/s CX7 InfiniBand (github.com/deepseek-ai/DeepEP, README table,
 // internode EP16 dispatch). For R = 2 this is one link carrying N k / 2 rows each way. The
 // closed form assumes every rank's NIC reaches every other node at its line rate (a non-blocking
-// fabric); the flow model does not carry this traffic. Dispatch in FP8 (DeepEP's option) would
-// halve the dispatch bytes; BF16 both ways is the conservative reading.
+// fabric) and that nothing else uses the NIC. Dispatch in FP8 (DeepEP's option) would halve the
+// dispatch bytes; BF16 both ways is the conservative reading.
+//
+// On the flow model (scale_out_flows, set by the serving layer for a prefill instance whose EP
+// group spans nodes and whose ranks sit on distinct hosts of the network; see
+// sim/serving/expert_exchange.hpp): the timing model keeps only the latency terms of a MoE layer's
+// dispatch and combine, and expert_parallel_traffic hands the rest to the caller, per MoE layer:
+//   in_node   = 2 * imbalance * bytes_in_node / (scale_up_bandwidth * scale_up_efficiency)
+//   pair      = 2 * imbalance * bytes_across / (R - G')   (bytes per ordered pair of ranks on
+//               different nodes: the dispatch and combine rows a rank sends to one remote rank)
+// The caller sends `pair` bytes between every such pair as flows, which share the NICs and the
+// fabric with the KV transfers, and ends the layers when both the flows and an in_node timer are
+// done. On an idle non-blocking fabric whose host links have efficiency kScaleOutEfficiency this
+// is the closed form's max(...) plus one path latency per exchange. The imbalance scales every
+// pair's bytes alike (the busiest rank's load on every rank: the conservative reading).
 // Units: bytes, seconds inside, Time out.
 
 #include "sim/compute/hardware_spec.hpp"
@@ -49,6 +62,9 @@ struct ExpertParallelLayout {
   int expert_parallel = 1;
   double load_imbalance = 1.0;
   int node_gpus = kDefaultNodeGpus;
+  // The cross-node all-to-all travels as flows on the network (the timing model keeps only its
+  // latency terms); set by the serving layer, never by a scenario.
+  bool scale_out_flows = false;
   bool trivial() const { return attention_dp == 1 && expert_parallel == 1; }
 };
 
@@ -66,8 +82,18 @@ ExpertParallelLayout default_layout(const ModelSpec& model, int tensor_parallel,
 // node_gpus < 1.
 void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool moe);
 
-// One all-to-all in which each of `ranks` ranks sends bytes_out_per_rank; zero for one rank.
-// Throws std::invalid_argument for imbalance < 1.
+// One all-to-all in which each of `ranks` ranks sends bytes_out_per_rank, split into its parts:
+// the bytes leaving each rank's node, the in-node transfer time (imbalance included) and the
+// latency terms. Throws std::invalid_argument for imbalance < 1.
+struct AllToAllSplit {
+  double across_bytes = 0.0;
+  double in_node_s = 0.0;
+  Time latency;
+};
+AllToAllSplit all_to_all_split(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank,
+                               double imbalance, int node_gpus);
+
+// One all-to-all in closed form; zero for one rank. Throws std::invalid_argument for imbalance < 1.
 Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank, double imbalance,
                      int node_gpus = kDefaultNodeGpus);
 
@@ -76,5 +102,16 @@ Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank
 Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, int ranks,
                                 int tokens_per_rank, double imbalance,
                                 int node_gpus = kDefaultNodeGpus);
+
+// The parts of one MoE layer's dispatch plus combine that the flow model carries (above): the
+// in-node time, the latency terms and the bytes per ordered pair of ranks on different nodes
+// (zero when the group fits one node). All zero for a dense model or one rank.
+struct ExpertTraffic {
+  double in_node_s = 0.0;
+  double pair_bytes = 0.0;
+  Time latency;
+};
+ExpertTraffic expert_parallel_traffic(const HardwareSpec& hw, const ModelSpec& model, int ranks,
+                                      int tokens_per_rank, double imbalance, int node_gpus);
 
 }  // namespace lynxsim

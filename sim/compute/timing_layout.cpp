@@ -69,8 +69,26 @@ Time TimingModel::expert_exchange_time(int busiest_tokens) const {
   const int hidden = model_.hidden_size;
   if (layout_.expert_parallel <= 1) return ring_allreduce(hw_, tp_, activation_rows(busiest_tokens, hidden));
   const int per_rank = (busiest_tokens + attention_tp() - 1) / attention_tp();
+  if (layout_.scale_out_flows) {
+    return expert_parallel_traffic(hw_, model_, layout_.expert_parallel, per_rank, layout_.load_imbalance,
+                                   layout_.node_gpus)
+        .latency;
+  }
   return expert_parallel_layer_time(hw_, model_, layout_.expert_parallel, per_rank, layout_.load_imbalance,
                                     layout_.node_gpus);
+}
+
+ExpertTraffic TimingModel::expert_traffic(std::span<const SequenceChunk> chunks) const {
+  if (layout_.expert_parallel <= 1) return {};
+  const PassTotals busy = busiest_dp_rank(totals_of(chunks));
+  const int per_rank = (busy.new_tokens + attention_tp() - 1) / attention_tp();
+  ExpertTraffic t = expert_parallel_traffic(hw_, model_, layout_.expert_parallel, per_rank,
+                                            layout_.load_imbalance, layout_.node_gpus);
+  const double moe_share = static_cast<double>(model_.moe_layers()) / model_.num_layers;
+  t.in_node_s *= moe_share;
+  t.pair_bytes *= moe_share;
+  t.latency = Time::from_seconds(moe_share * t.latency.seconds());
+  return t;
 }
 
 LayerBreakdown TimingModel::parallel_layer(const PassTotals& totals) const {

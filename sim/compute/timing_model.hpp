@@ -105,6 +105,8 @@
 //                the dispatch and combine of ceil(N_b / a) tokens per rank over EP ranks
 //                (expert_parallel_layer_time; EP = 1: an all-reduce of the N rows over t GPUs),
 //                per dense layer an all-reduce of the N rows over t GPUs, averaged over layers
+//                (with scale_out_flows the dispatch and combine keep their latency terms only:
+//                the caller carries the rest, expert_traffic)
 // Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
 //
 // A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
@@ -271,7 +273,11 @@ public:
   // GPUs of one attention DP rank: tensor_parallel / attention_dp.
   int attention_tp() const { return tp_ / layout_.attention_dp; }
   // The MoE dispatch and combine of one layer for a pass of `tokens` tokens on the busiest DP rank.
+  // With the layout's scale_out_flows: its latency terms only.
   Time expert_exchange_time(int busiest_tokens) const;
+  // The flow model's share of a pass's dispatch and combine, per layer averaged over the layers
+  // (expert_parallel_traffic times the MoE layers' share); zero without expert parallelism.
+  ExpertTraffic expert_traffic(std::span<const SequenceChunk> chunks) const;
 
   const ModelSpec& model() const { return model_; }
   const HardwareSpec& hardware() const { return hw_; }

@@ -51,8 +51,7 @@ public:
   FlowNetwork(Simulator& sim, Topology topology, Time setup_time);
 
   FlowId start_flow(FlowSpec spec, FlowDone on_done) override;
-  // As start_flow with a setup cost of its own (background senders use zero).
-  FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time);
+  FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) override;
   std::size_t active_flows() const override { return pending_.size(); }
   Bytes bytes_delivered() const override { return delivered_; }
   std::size_t num_hosts() const override { return topology_->num_hosts(); }

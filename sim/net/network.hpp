@@ -80,6 +80,9 @@ public:
   // Starts a flow now (sim.now()); on_done runs when its last byte has arrived at spec.dst.
   // Throws std::invalid_argument for an unknown host, a negative size or a non-positive weight.
   virtual FlowId start_flow(FlowSpec spec, FlowDone on_done) = 0;
+  // As start_flow with a setup cost of its own instead of the network's (zero: buffers registered
+  // once, as background senders and an expert all-to-all use them).
+  virtual FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) = 0;
   // Flows started and not yet finished (in setup, transmitting, or with bytes still in flight).
   virtual std::size_t active_flows() const = 0;
   // Sum of spec.size over finished flows (exact).

@@ -35,6 +35,8 @@ serving::InstanceSpec read_group(const json& value, const std::string& path, Sec
   instance.parallel.expert_parallel = r.count(F["expert_parallel"]).value_or(0);
   instance.parallel.load_imbalance = r.number(F["expert_load_imbalance"]).value_or(kEplbLoadImbalance);
   instance.parallel.node_gpus = r.count(F["node_gpus"]).value_or(kDefaultNodeGpus);
+  instance.all_to_all_flows =
+      r.choice<bool>(F["all_to_all"], {{"flows", true}, {"closed-form", false}});
   r.finish();
   return instance;
 }

@@ -81,6 +81,13 @@ constexpr std::array kInstanceGroup{
           .doc = "GPUs per node on the scale-up link; the expert all-to-all of a larger instance "
                  "sends the rest of its bytes through each GPU's NIC",
           .default_json = "8", .min = 1, .max = kMaxTensorParallel},
+    Field{.key = "all_to_all", .type = T::choice,
+          .doc = "how a prefill instance's expert all-to-all crosses nodes when its expert group "
+                 "spans more than one node and its ranks sit on distinct hosts of the network: as "
+                 "flows sharing the NICs with the KV transfers, or in closed form (no contention); "
+                 "in-node traffic, decode steps and instances on shared hosts always use the closed "
+                 "form",
+          .default_json = "\"flows\"", .choices = "flows|closed-form"},
 };
 
 constexpr std::array kPrefixCache{

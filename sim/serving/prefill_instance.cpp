@@ -1,6 +1,7 @@
 #include "sim/serving/prefill_instance.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "sim/serving/serving_events.hpp"
 
@@ -66,6 +67,7 @@ void PrefillInstance::start_next() {
   for (const Slice& s : pass_) chunks.push_back({s.new_tokens, s.cached_tokens});
   layer_time_ = timing_.layer_breakdown(chunks).total_time();
   encode_time_ = Time::zero();
+  if (params_.exchange != nullptr) traffic_ = timing_.expert_traffic(chunks);
   if (params_.streaming == StreamingMode::layerwise) {
     for (const Slice& s : pass_) encode_time_ += transfer_.encode_time(*s.request, 1, s.piece_tokens);
   }
@@ -78,21 +80,34 @@ void PrefillInstance::run_layers(int first_layer) {
     finish_pass();
     return;
   }
-  const bool layerwise = params_.streaming == StreamingMode::layerwise;
-  const int group = layerwise ? std::max(1, params_.layers_per_flow) : layers;
+  const bool grouped = params_.streaming == StreamingMode::layerwise || params_.exchange != nullptr;
+  const int group = grouped ? std::max(1, params_.layers_per_flow) : layers;
   const int count = std::min(group, layers - first_layer);
   const Time started = sim_.now();
-  sim_.schedule_in((layer_time_ + encode_time_) * count, [this, first_layer, count, started, layerwise] {
-    publish_layers(first_layer, count, started);
-    if (layerwise) send_pieces(first_layer, count);
-    run_layers(first_layer + count);
+  sim_.schedule_in((layer_time_ + encode_time_) * count, [this, first_layer, count, started] {
+    if (params_.exchange == nullptr) {
+      layers_done(first_layer, count, started);
+      return;
+    }
+    const Bytes pair{std::llround(traffic_.pair_bytes * count)};
+    const auto key = static_cast<std::int64_t>(pass_.front().request->metrics.id);
+    params_.exchange->run(pair, Time::from_seconds(traffic_.in_node_s * count), key,
+                          [this, first_layer, count, started] { layers_done(first_layer, count, started); });
   });
+}
+
+void PrefillInstance::layers_done(int first_layer, int count, Time started) {
+  publish_layers(first_layer, count, started);
+  if (params_.streaming == StreamingMode::layerwise) send_pieces(first_layer, count);
+  run_layers(first_layer + count);
 }
 
 void PrefillInstance::publish_layers(int first_layer, int count, Time started) const {
   if (!sim_.bus().has_subscribers<PrefillLayerDone>()) return;
+  const Time exchange = sim_.now() - started - (layer_time_ + encode_time_) * count;
+  const Time period = layer_time_ + encode_time_ + Time::from_ps(exchange.ps() / count);
   for (int i = 0; i < count; ++i) {
-    const Time at = started + (layer_time_ + encode_time_) * i;
+    const Time at = started + period * i;
     for (const Slice& s : pass_) {
       sim_.bus().publish(PrefillLayerDone{s.request->metrics.id, first_layer + i, at, at + layer_time_});
     }

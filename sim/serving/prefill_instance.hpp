@@ -16,7 +16,9 @@
 // after layer l (the next layer waits for it), and a prompt's KV leaves as one piece per
 // `layers_per_flow` layers (the first chunk's piece also carries the cached prefix). After-prefill
 // streaming encodes every layer of a finished prompt once its pass is done and sends one piece;
-// the next pass waits for those encode kernels. prefill_done_at is the end of the pass that
+// the next pass waits for those encode kernels. With an expert exchange (expert_exchange.hpp),
+// each group of layers (a piece's) ends once its compute and then its cross-node all-to-all flows
+// and in-node time are over; its piece leaves then. prefill_done_at is the end of the pass that
 // computes a prompt's last chunk; the first token, when the scenario takes it from prefill, is
 // available then.
 
@@ -28,6 +30,7 @@
 
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
+#include "sim/serving/expert_exchange.hpp"
 #include "sim/serving/kv_sender.hpp"
 #include "sim/serving/request_state.hpp"
 #include "sim/serving/serving_config.hpp"
@@ -39,6 +42,8 @@ struct PrefillParams {
   StreamingMode streaming = StreamingMode::layerwise;
   PrefillSchedule schedule;
   int layers_per_flow = 1;
+  // The cross-node expert all-to-all as flows (expert_exchange.hpp); null: in the layer time.
+  ExpertExchange* exchange = nullptr;
 };
 
 class PrefillInstance {
@@ -75,6 +80,7 @@ private:
   void form_pass();
   void add_slice(std::map<QueueKey, RequestState*>::iterator it, int tokens);
   void run_layers(int first_layer);
+  void layers_done(int first_layer, int count, Time started);
   void publish_layers(int first_layer, int count, Time started) const;
   void publish_queue() const;
   void publish_pass() const;
@@ -94,6 +100,7 @@ private:
   Time pass_started_;
   Time layer_time_;
   Time encode_time_;
+  ExpertTraffic traffic_;
   bool busy_ = false;
 };
 

@@ -100,6 +100,22 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
   if (config.measure_links) links_.emplace(sim);
 }
 
+void ServingCluster::add_prefill_timing(const InstanceSpec& spec, std::size_t index, KvTransferParams& params) {
+  std::vector<net::HostId> hosts = rank_hosts(*network_, kPrefillPool, index, spec.tensor_parallel);
+  ExpertParallelLayout layout = spec.parallel;
+  layout.scale_out_flows = spec.all_to_all_flows && config_.model.moe.has_value() &&
+                           ExpertExchange::spans_hosts(hosts, layout.expert_parallel, layout.node_gpus);
+  exchanges_.push_back(layout.scale_out_flows
+                           ? std::make_unique<ExpertExchange>(sim_, *network_, hosts, layout.node_gpus)
+                           : nullptr);
+  prefill_timing_.push_back(
+      std::make_unique<TimingModel>(config_.model, spec.gpu, spec.tensor_parallel, config_.engine));
+  prefill_timing_.back()->set_parallel_layout(layout);
+  params.prefill_timing.push_back(prefill_timing_.back().get());
+  params.prefill_attention_dp.push_back(layout.attention_dp);
+  params.prefill_hosts.push_back(std::move(hosts));
+}
+
 void ServingCluster::build_instances(const quant::MethodSpec& method, double acceptance,
                                      const MethodQuality& quality) {
   KvTransferParams tp;
@@ -109,15 +125,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   tp.cachegen_level_ratios = quality.cachegen_level_ratios;
   const auto prefill_specs = expand_instances(config_.prefill, config_.extra_prefill);
   const auto decode_specs = expand_instances(config_.decode, config_.extra_decode);
-  for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
-    const InstanceSpec& s = prefill_specs[i];
-    prefill_timing_.push_back(
-        std::make_unique<TimingModel>(config_.model, s.gpu, s.tensor_parallel, config_.engine));
-    prefill_timing_.back()->set_parallel_layout(s.parallel);
-    tp.prefill_timing.push_back(prefill_timing_.back().get());
-    tp.prefill_attention_dp.push_back(s.parallel.attention_dp);
-    tp.prefill_hosts.push_back(rank_hosts(*network_, kPrefillPool, i, s.tensor_parallel));
-  }
+  for (std::size_t i = 0; i < prefill_specs.size(); ++i) add_prefill_timing(prefill_specs[i], i, tp);
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const InstanceSpec& s = decode_specs[i];
     decode_timing_.push_back(
@@ -157,7 +165,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   }
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
-                           config_.layers_per_flow};
+                           config_.layers_per_flow, exchanges_[i].get()};
     prefill_.push_back(std::make_unique<PrefillInstance>(
         sim_, *prefill_timing_[i], *transfer_, pp, [this](RequestState& r) { prefill_done(r); }));
   }

@@ -21,6 +21,7 @@
 #include "sim/net/network.hpp"
 #include "sim/serving/context_loader.hpp"
 #include "sim/serving/decode_instance.hpp"
+#include "sim/serving/expert_exchange.hpp"
 #include "sim/serving/kv_sender.hpp"
 #include "sim/serving/link_usage.hpp"
 #include "sim/serving/prefill_instance.hpp"
@@ -43,6 +44,7 @@ public:
 
 private:
   void build_instances(const quant::MethodSpec& method, double acceptance, const MethodQuality& quality);
+  void add_prefill_timing(const InstanceSpec& spec, std::size_t index, KvTransferParams& params);
   // Arrivals enter the event queue one at a time, in time order, with the sequence numbers they
   // would have had if all were scheduled up front (event_queue.hpp), so the queue stays small.
   struct Arrival {
@@ -64,6 +66,7 @@ private:
   std::vector<std::unique_ptr<TimingModel>> prefill_timing_;
   std::vector<std::unique_ptr<TimingModel>> decode_timing_;
   std::unique_ptr<KvSender> transfer_;
+  std::vector<std::unique_ptr<ExpertExchange>> exchanges_;  // per prefill instance; null: closed form
   std::vector<std::unique_ptr<PrefillInstance>> prefill_;
   std::vector<std::unique_ptr<DecodeInstance>> decode_;
   RequestRouter router_;

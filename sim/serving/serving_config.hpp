@@ -52,6 +52,9 @@ struct InstanceSpec {
   int count = 1;
   // Attention data parallelism and expert parallelism inside an instance (expert_parallel.hpp).
   ExpertParallelLayout parallel{};
+  // A prefill instance whose expert group spans hosts sends its cross-node all-to-all as flows
+  // (expert_exchange.hpp); false: the closed form (expert_parallel.hpp). Decode keeps the closed form.
+  bool all_to_all_flows = true;
 };
 
 struct RequestSpec {

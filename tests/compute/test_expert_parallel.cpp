@@ -50,6 +50,44 @@ TEST_CASE("an all-to-all across nodes sends the other nodes' share through the N
         doctest::Approx(2.0 * bytes / bus + latency(hw, 16).seconds()));
 }
 
+TEST_CASE("the flow model's share of an all-to-all adds up to the closed form on an idle fabric") {
+  const HardwareSpec hw = test::shipped_hardware("h800-sxm");
+  const ModelSpec v3 = test::shipped_model("deepseek-v3");
+  const double nic = hw.nic_bandwidth.value / 8.0 * kScaleOutEfficiency;
+  const int tokens = 4096;
+  const ExpertTraffic t = expert_parallel_traffic(hw, v3, 16, tokens, 1.11, 8);
+  CHECK(t.pair_bytes == doctest::Approx(2.0 * 1.11 * tokens * 8.0 / 16 * 7168 * 2));
+  const double across_s = 8 * t.pair_bytes / nic;
+  const Time closed = expert_parallel_layer_time(hw, v3, 16, tokens, 1.11, 8);
+  CHECK(closed.seconds() == doctest::Approx(std::max(t.in_node_s, across_s) + t.latency.seconds()));
+  CHECK(t.latency == latency(hw, 16) * 2);
+  const ExpertTraffic one_node = expert_parallel_traffic(hw, v3, 8, tokens, 1.11, 8);
+  CHECK(one_node.pair_bytes == 0.0);
+  CHECK(one_node.in_node_s + one_node.latency.seconds() ==
+        doctest::Approx(expert_parallel_layer_time(hw, v3, 8, tokens, 1.11, 8).seconds()));
+}
+
+TEST_CASE("with scale_out_flows a layer keeps the all-to-all's latency terms only") {
+  const HardwareSpec hw = test::shipped_hardware("h800-sxm");
+  const ModelSpec v3 = test::shipped_model("deepseek-v3");
+  TimingModel closed(v3, hw, 16);
+  closed.set_parallel_layout(dp_ep(16, 1.11));
+  TimingModel flows(v3, hw, 16);
+  ExpertParallelLayout layout = dp_ep(16, 1.11);
+  layout.scale_out_flows = true;
+  flows.set_parallel_layout(layout);
+  CHECK(flows.expert_exchange_time(4096) == latency(hw, 16) * 2);
+  const SequenceChunk prompt[] = {{16384, 0}};
+  const ExpertTraffic t = flows.expert_traffic(prompt);
+  const double moe_share = 58.0 / 61.0;
+  const ExpertTraffic layer = expert_parallel_traffic(hw, v3, 16, 16384, 1.11, 8);
+  CHECK(t.pair_bytes == doctest::Approx(moe_share * layer.pair_bytes));
+  CHECK(closed.expert_traffic(prompt).pair_bytes == doctest::Approx(t.pair_bytes));
+  const double nic = hw.nic_bandwidth.value / 8.0 * kScaleOutEfficiency;
+  const Time gap = closed.layer_breakdown(prompt).total_time() - flows.layer_breakdown(prompt).total_time();
+  CHECK(gap.seconds() == doctest::Approx(std::max(t.in_node_s, 8 * t.pair_bytes / nic)).epsilon(1e-6));
+}
+
 TEST_CASE("layouts: attention_dp divides tp, expert_parallel is 1 or tp and needs experts") {
   CHECK_NOTHROW(check_layout(dp_ep(16), 16, true));
   ExpertParallelLayout l = dp_ep(16);
