@@ -43,7 +43,10 @@
 // fabric with the KV transfers, and ends the layers when both the flows and an in_node timer are
 // done. On an idle non-blocking fabric whose host links have efficiency kScaleOutEfficiency this
 // is the closed form's max(...) plus one path latency per exchange. The imbalance scales every
-// pair's bytes alike (the busiest rank's load on every rank: the conservative reading).
+// pair's bytes alike (the busiest rank's load on every rank: the conservative reading). Decode
+// steps keep the closed form: a step's cross-node bytes are a few tokens' rows per rank (3 us of
+// NIC time per MoE layer at one token per DP rank against 60 us of latency terms on H800), while
+// flows would cost 128 per layer and step (docs/models.md, "The all-to-all on the flow model").
 // Units: bytes, seconds inside, Time out.
 
 #include "sim/compute/hardware_spec.hpp"

@@ -192,6 +192,20 @@ TEST_CASE("a MoE card with MLA defaults to expert parallelism with data-parallel
   CHECK(dense.resolved.at("decode").at("attention_dp") == 1);
 }
 
+TEST_CASE("the expert all-to-all runs as flows unless an instance group asks for the closed form") {
+  nlohmann::json doc = deepseek_document();
+  CHECK(parse(doc).serving.prefill.all_to_all_flows);
+  CHECK(parse(doc).resolved.at("prefill").at("all_to_all") == "flows");
+  doc["prefill"]["all_to_all"] = "closed-form";
+  const Scenario s = parse(doc);
+  CHECK_FALSE(s.serving.prefill.all_to_all_flows);
+  CHECK(s.resolved.at("prefill").at("all_to_all") == "closed-form");
+  doc["prefill"]["all_to_all"] = "nvlink";
+  auto issues = issues_of(doc);
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0].json_path == "/prefill/all_to_all");
+}
+
 TEST_CASE("an impossible parallel layout is an error at its instance group") {
   nlohmann::json doc = deepseek_document();
   doc["decode"]["attention_dp"] = 3;
