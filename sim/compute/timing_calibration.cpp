@@ -24,15 +24,15 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 5> kGroups = {
+  static constexpr std::array<std::string_view, 6> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce"};
+      "allreduce", "allreduce_engine"};
   return kGroups;
 }
 
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw) {
-  if (point.group == "allreduce") {
+  if (point.group == "allreduce" || point.group == "allreduce_engine") {
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }
   const TimingModel timing(model, hw, point.tp);

@@ -13,7 +13,10 @@
 //       `context` cached tokens each at tensor parallelism `tp` (TimingModel::decode_attention,
 //       block tables 4096 tokens wide as in vidur's profiling);
 //   allreduce
-//       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link.
+//       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link;
+//   allreduce_engine
+//       the same prediction against NCCL as a serving engine runs it (under CUDA graphs), from a
+//       second source: hold-out rows only, never fitted.
 //
 // The error of a point is |predicted - measured| / measured. Points marked holdout were kept out of
 // every fitted constant; summaries report the calibration set and the hold-out separately with the
