@@ -9,25 +9,31 @@
 
 namespace lynxsim::serving {
 
+namespace {
+
+std::int64_t usable_bytes(const TimingModel& timing, double usable_fraction) {
+  return static_cast<std::int64_t>(static_cast<double>(timing.hardware().hbm_capacity.value) * usable_fraction);
+}
+
+}  // namespace
+
 bool DecodeInstance::later(const Due& a, const Due& b) {
   return a.step != b.step ? a.step > b.step : a.order > b.order;
 }
 
 DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, KernelStream& kernels,
                                DecodeParams params, Callback on_finish)
-    : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)) {
-  const double usable = static_cast<double>(timing.hardware().hbm_capacity.value) * params.usable_fraction;
+    : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)),
+      memory_(timing.parallel_layout().attention_dp, usable_bytes(timing, params.usable_fraction),
+              timing.weight_bytes_per_rank().value) {
   const std::int64_t weights = timing.weight_bytes_per_rank().value;
-  capacity_bytes_ = static_cast<std::int64_t>(usable);
   kv_per_token_ = timing.kv_bytes_per_token_per_rank().value;
   layered_kv_ = timing.kv_bytes_per_rank(1).value != kv_per_token_;
-  if (weights >= capacity_bytes_) {
+  if (weights >= memory_.capacity()) {
     throw std::invalid_argument(fmt::format(
         "decode instance {}: weights ({} bytes per rank) exceed the usable HBM ({} bytes)",
-        params.index, weights, capacity_bytes_));
+        params.index, weights, memory_.capacity()));
   }
-  reserved_bytes_ = weights;
-  peak_bytes_ = weights;
   kernels_.on_submit([this](Time start) {
     if (!plan_.empty() && start < plan_.back().end) split_plan();
   });
@@ -42,12 +48,12 @@ std::int64_t DecodeInstance::reservation(const RequestState& request) const {
 void DecodeInstance::on_routed(RequestState& request) {
   ++routed_;
   expected_bytes_ += reservation(request);
-  if (reservation(request) + timing_.weight_bytes_per_rank().value > capacity_bytes_) {
+  if (reservation(request) + timing_.weight_bytes_per_rank().value > memory_.capacity()) {
     throw std::runtime_error(fmt::format(
         "request {} ({} context + {} output tokens) needs more KV memory than decode instance {} "
         "has ({} bytes per rank usable)",
         request.metrics.id, request.metrics.context_tokens, request.metrics.output_tokens,
-        params_.index, capacity_bytes_));
+        params_.index, memory_.capacity()));
   }
 }
 
@@ -60,7 +66,7 @@ void DecodeInstance::on_decode_ready(RequestState& request) {
     return;
   }
   split_plan();
-  request.memory_clock_at_ready = blocked_clock();
+  request.memory_clock_at_ready = memory_.blocked_clock(memory_.rank_of(request.metrics.id), sim_.now());
   waiting_.push_back(&request);
   publish_queue();
   maybe_start_step();
@@ -91,12 +97,12 @@ void DecodeInstance::on_full_kv(RequestState& request) {
 void DecodeInstance::admit(RequestState& request) {
   if (!request.joined) {
     request.metrics.decode_joined_at = sim_.now();
-    request.metrics.memory_wait_time = blocked_clock() - request.memory_clock_at_ready;
+    const int rank = memory_.rank_of(request.metrics.id);
+    request.metrics.memory_wait_time = memory_.blocked_clock(rank, sim_.now()) - request.memory_clock_at_ready;
     request.reserved_bytes = reservation(request);
-    reserved_bytes_ += request.reserved_bytes;
+    memory_.reserve(rank, request.reserved_bytes);
     expected_bytes_ -= request.reserved_bytes;
-    peak_bytes_ = std::max(peak_bytes_, reserved_bytes_);
-    sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
+    publish_memory(rank);
   }
   request.joined = true;
   request.synced_step = steps_;
@@ -109,18 +115,31 @@ void DecodeInstance::admit(RequestState& request) {
   std::push_heap(due_.begin(), due_.end(), later);
 }
 
-void DecodeInstance::admit_waiting() {
-  const auto room = [this] { return static_cast<int>(batch_.size()) < params_.max_batch; };
-  while (!rejoining_.empty() && room()) {
+void DecodeInstance::admit_rejoining() {
+  while (!rejoining_.empty() && static_cast<int>(batch_.size()) < params_.max_batch) {
     admit(*rejoining_.front());
     rejoining_.pop_front();
   }
-  while (!waiting_.empty() && room()) {
-    if (reserved_bytes_ + reservation(*waiting_.front()) > capacity_bytes_) break;
-    admit(*waiting_.front());
-    waiting_.pop_front();
+}
+
+void DecodeInstance::admit_waiting() {
+  admit_rejoining();
+  const auto room = [this] { return static_cast<int>(batch_.size()) < params_.max_batch; };
+  std::vector<char> blocked(static_cast<std::size_t>(memory_.ranks()), 0);
+  int blocked_ranks = 0;
+  for (auto it = waiting_.begin(); it != waiting_.end() && room() && blocked_ranks < memory_.ranks();) {
+    const int rank = memory_.rank_of((*it)->metrics.id);
+    char& rank_blocked = blocked[static_cast<std::size_t>(rank)];
+    if (!rank_blocked && memory_.fits(rank, reservation(**it))) {
+      admit(**it);
+      it = waiting_.erase(it);
+      continue;
+    }
+    blocked_ranks += rank_blocked ? 0 : 1;
+    rank_blocked = 1;
+    ++it;
   }
-  set_blocked(!waiting_.empty() && room());
+  for (int r = 0; r < memory_.ranks(); ++r) memory_.set_blocked(r, blocked[static_cast<std::size_t>(r)] && room(), sim_.now());
   publish_queue();
 }
 
@@ -131,15 +150,8 @@ void DecodeInstance::publish_queue() {
   sim_.bus().publish(QueueChanged{true, params_.index, waiting, sim_.now()});
 }
 
-void DecodeInstance::set_blocked(bool blocked) {
-  if (blocked == blocked_) return;
-  if (blocked) blocked_since_ = sim_.now();
-  else blocked_total_ += sim_.now() - blocked_since_;
-  blocked_ = blocked;
-}
-
-Time DecodeInstance::blocked_clock() const {
-  return blocked_total_ + (blocked_ ? sim_.now() - blocked_since_ : Time::zero());
+void DecodeInstance::publish_memory(int rank) {
+  sim_.bus().publish(DecodeMemoryChanged{params_.index, rank, memory_.used(rank), memory_.capacity(), sim_.now()});
 }
 
 void DecodeInstance::maybe_start_step() {
@@ -376,10 +388,11 @@ void DecodeInstance::finish(RequestState& request) {
   auto& m = request.metrics;
   request.finished = true;
   m.last_token_at = sim_.now();
-  reserved_bytes_ -= request.reserved_bytes;
+  const int rank = memory_.rank_of(m.id);
+  memory_.release(rank, request.reserved_bytes);
   request.reserved_bytes = 0;
   --routed_;
-  sim_.bus().publish(DecodeMemoryChanged{params_.index, reserved_bytes_, capacity_bytes_, sim_.now()});
+  publish_memory(rank);
   sim_.bus().publish(RequestDone{m.id, sim_.now(), m.first_token_at, m.first_commit_at});
   if (on_finish_) on_finish_(request);
 }

@@ -1,20 +1,22 @@
 #pragma once
 // A decode instance: continuous batching under an HBM budget.
 //
-// Memory model, per tensor-parallel rank (every rank holds the same share):
-//   weights_per_rank + sum over resident requests of reserve_r <= hbm_capacity * usable_fraction
+// Memory model, per GPU (every GPU of an attention rank holds the same share; rank_memory.hpp):
+//   weights_per_rank + sum over the attention rank's resident requests of reserve_r
+//     <= hbm_capacity * usable_fraction
 //   reserve_r = kv_bytes_per_rank(context + output + (speculative ? max_draft : 0))  (timing_model.hpp;
 //               per token times tokens for a model without sliding-window or linear layers)
 // A request reserves its final KV size when it first joins the batch and frees it when it
 // finishes, so a resident request never needs more (no preemption). Until it joins, the KV it has
 // received waits in the transfer buffers (host memory), outside this budget.
 //
-// Admission is first come, first served: requests whose full KV arrived after a speculative stall
-// rejoin first (they hold their reservation); then decode-ready requests join while the batch has
-// fewer than max_batch requests and the head's reservation fits. A head that does not fit blocks
-// the queue. The time a request waits while the queue is blocked by memory (not by the batch size)
-// is its memory_wait_time: with B(t) the instance's accumulated memory-blocked time,
-// memory_wait = B(joined_at) - B(decode_ready_at).
+// Admission is first come, first served per data-parallel attention rank: requests whose full KV
+// arrived after a speculative stall rejoin first (they hold their reservation); then decode-ready
+// requests join while the batch has fewer than max_batch requests and their rank's budget holds
+// their reservation. The first request of a rank that does not fit blocks that rank's later
+// requests, not other ranks' (one rank, D = 1: it blocks the queue). The time a request waits
+// while its rank is blocked by memory (not by the batch size) is its memory_wait_time: with B_r(t)
+// rank r's accumulated memory-blocked time, memory_wait = B_r(joined_at) - B_r(decode_ready_at).
 //
 // Steps run back to back while any request is in the batch. Each request in the step gains one
 // token: a committed token, or a draft when it is speculating (its full KV has not arrived).
@@ -68,6 +70,7 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/serving/kernel_stream.hpp"
+#include "sim/serving/rank_memory.hpp"
 #include "sim/serving/request_state.hpp"
 
 namespace lynxsim::serving {
@@ -102,19 +105,20 @@ public:
   void on_full_kv(RequestState& request);
 
   std::int64_t reservation(const RequestState& request) const;
-  std::int64_t capacity_bytes() const { return capacity_bytes_; }
-  std::int64_t reserved_bytes() const { return reserved_bytes_; }
+  std::int64_t capacity_bytes() const { return memory_.capacity(); }     // per GPU
+  std::int64_t pool_bytes() const { return memory_.capacity() * memory_.ranks(); }  // over the ranks
+  std::int64_t reserved_bytes() const { return memory_.total_used(); }  // summed over the ranks
   std::int64_t expected_bytes() const { return expected_bytes_; }
-  std::int64_t peak_bytes() const { return peak_bytes_; }
+  std::int64_t peak_bytes() const { return memory_.peak(); }            // the fullest GPU's
   int routed_requests() const { return routed_; }
   std::size_t active() const { return batch_.size(); }
 
 private:
   void admit(RequestState& request);
   void admit_waiting();
-  void set_blocked(bool blocked);
+  void admit_rejoining();
   void publish_queue();
-  Time blocked_clock() const;
+  void publish_memory(int rank);
   void maybe_start_step();
   Time step_time();
   Time plain_step_time(std::int64_t steps_done) const;
@@ -138,12 +142,10 @@ private:
   KernelStream& kernels_;
   DecodeParams params_;
   Callback on_finish_;
-  std::int64_t capacity_bytes_ = 0;
+  RankMemory memory_;
   std::int64_t kv_per_token_ = 0;
   bool layered_kv_ = false;  // sliding-window or linear layers: KV not proportional to tokens
-  std::int64_t reserved_bytes_ = 0;
   std::int64_t expected_bytes_ = 0;
-  std::int64_t peak_bytes_ = 0;
   int routed_ = 0;
   std::deque<RequestState*> rejoining_;
   std::deque<RequestState*> waiting_;
@@ -177,9 +179,6 @@ private:
   bool stepping_ = false;
   Time step_started_;  // the step in progress: its start and its GPU work without KV kernels
   Time step_work_;
-  bool blocked_ = false;
-  Time blocked_since_;
-  Time blocked_total_;
 };
 
 }  // namespace lynxsim::serving

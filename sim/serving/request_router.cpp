@@ -25,7 +25,7 @@ int RequestRouter::pick_decode(std::span<const std::unique_ptr<DecodeInstance>> 
     double score = d.routed_requests();
     if (policy_ == RouterPolicy::memory_aware) {
       const auto committed = d.reserved_bytes() + d.expected_bytes() + d.reservation(request);
-      score = static_cast<double>(committed) / static_cast<double>(d.capacity_bytes());
+      score = static_cast<double>(committed) / static_cast<double>(d.pool_bytes());
     }
     if (i == 0 || score < best_score) {
       best = i;

@@ -6,7 +6,8 @@
 //                 decode: fewest routed, unfinished requests
 //   memory_aware  prefill as least_loaded; decode: the lowest committed memory fraction
 //                 (weights + reserved KV + KV of requests routed there and not yet admitted)
-//                 / usable HBM, counting the new request's reservation
+//                 / usable HBM, counting the new request's reservation (with data-parallel
+//                 attention: summed over the ranks, over the ranks' usable HBM)
 // Ties go to the lowest instance index, so routing is deterministic.
 
 #include <memory>

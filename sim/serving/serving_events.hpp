@@ -69,11 +69,13 @@ struct VerificationDone {
   Time at;
 };
 
-// Reserved KV bytes per rank of a decode instance changed (a request joined or finished).
+// Reserved KV bytes of one data-parallel attention rank of a decode instance changed (a request
+// joined or finished; rank_memory.hpp).
 struct DecodeMemoryChanged {
   int instance;
-  std::int64_t used_bytes;      // weights + reserved KV, per rank
-  std::int64_t capacity_bytes;  // hbm_capacity * usable_fraction, per rank
+  int rank;                     // 0 without data-parallel attention
+  std::int64_t used_bytes;      // weights + reserved KV, per GPU of the rank
+  std::int64_t capacity_bytes;  // hbm_capacity * usable_fraction, per GPU
   Time at;
 };
 
