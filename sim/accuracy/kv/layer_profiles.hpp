@@ -1,6 +1,8 @@
 #pragma once
 // Parameters of the tensors an MLA layer and a gated-DeltaNet layer send (synthetic_latent.hpp,
 // delta_state.hpp), each with where its value comes from (docs/accuracy.md, "Latents and states").
+// The built-in values equal configs/kv_profiles/layer-kinds.json (read by the store layer,
+// sim/store/layer_profiles_json.hpp), whose "sources" section cites each of them.
 //
 // MLA latent row of one token (DeepSeek-V2/V3 modeling code, MultiHeadLatentAttention):
 //   c_kv = kv_a_layernorm(x) = gain ⊙ x / rms(x)     (kv_lora_rank values; rms(x) = sqrt(mean x²))
@@ -9,8 +11,9 @@
 // the profile's channel_sigma_spread, Student-t AR(1) over tokens) and then normalized, so c_kv has
 // unit RMS per token before the gain. The gain is log-normal around 1 with spread gain_spread (the
 // RMSNorm weight is initialised to ones; no published statistic of the trained kv_a_layernorm
-// weight was found, so the spread is a stated assumption). k_pe is a RoPE key of the llama-like
-// profile (outlier channels in the slow pairs) scaled by rope_scale relative to c_kv's unit RMS.
+// weight was found, so the spread, 0.3 like the ordinary key channels', is a stated assumption).
+// k_pe is a RoPE key of the llama-like profile (outlier channels in the slow pairs) scaled by
+// rope_scale relative to c_kv's unit RMS; its token 0 is a sink only if sink_score_margin > 0.
 //
 // Gated DeltaNet (Yang et al., arXiv:2412.06464; Qwen3-Next's Qwen3NextGatedDeltaNet):
 //   alpha_t = exp(−A · softplus(a_t + dt_bias)),  A ~ U(a_lo, a_hi) per head (A_log = log U(0, 16)
