@@ -24,9 +24,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 6> kGroups = {
+  static constexpr std::array<std::string_view, 7> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine"};
+      "allreduce", "allreduce_engine", "prefill_tp"};
   return kGroups;
 }
 
@@ -36,6 +36,7 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }
   const TimingModel timing(model, hw, point.tp);
+  if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
   if (point.group == "attention_decode") {
     return timing
                .decode_attention(static_cast<int>(point.tokens), static_cast<int>(point.context),

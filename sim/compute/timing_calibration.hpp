@@ -16,7 +16,12 @@
 //       one ring all-reduce of `tokens` bytes over `tp` GPUs on the scale-up link;
 //   allreduce_engine
 //       the same prediction against NCCL as a serving engine runs it (under CUDA graphs), from a
-//       second source: hold-out rows only, never fitted.
+//       second source: hold-out rows only, never fitted;
+//   prefill_tp
+//       a whole prefill of `tokens` prompt tokens at tensor parallelism `tp` (TimingModel::prefill,
+//       every layer with its two all-reduces and the LM head), against a served model's
+//       time to first token at concurrency 1, which also holds the engine's and client's
+//       per-request costs (a few milliseconds): hold-out rows only.
 //
 // The error of a point is |predicted - measured| / measured. Points marked holdout were kept out of
 // every fitted constant; summaries report the calibration set and the hold-out separately with the
