@@ -195,6 +195,7 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   result.context = r.context;
   result.seed = r.seed;
   result.source = r.kv_file ? "file:" + r.kv_file->path() : "synthetic:" + r.profile.name;
+  if (!r.kv_file && !r.geometry.dense()) result.source += "+layer-kinds";
   result.sampling = r.sampling;
   result.sampled_layers = sample_layers(r.geometry, false, r.sampling.layers);
   result.sampled_state_layers = sample_layers(r.geometry, true, r.sampling.layers);

@@ -40,7 +40,9 @@ std::string header(const AccuracyResult& r) {
   out += ", " + std::to_string(r.sampling.queries_per_head) + " queries/head, " +
          std::to_string(r.sampling.needle_probes * static_cast<int>(r.sampling.needle_depths.size())) +
          " needle trials/head/context" + (r.from_cache ? " (cached)" : "") + "\n\n";
-  out += pad("method", 18, true) + pad("bits", 6) + pad("K SNR", 8) + pad("V SNR", 8) + pad("attn KL", 10) +
+  const bool latent = !r.layer_kinds.empty() && r.layer_kinds.front().tensor == "latent";
+  out += pad("method", 18, true) + pad("bits", 6) + pad(latent ? "row SNR" : "K SNR", 8) +
+         pad(latent ? "ckv SNR" : "V SNR", 8) + pad("attn KL", 10) +
          pad("top-k", 7) + pad("out err", 9) + pad("agree", 7) + pad("needle", 8) + "\n";
   return out;
 }
