@@ -9,6 +9,7 @@
 #include "sim/compute/timing_calibration.hpp"
 #include "sim/compute/timing_fit.hpp"
 #include "sim/scenario/calibration_csv.hpp"
+#include "sim/scenario/card_files.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -36,13 +37,19 @@ std::vector<CalibrationPoint> load_all(const std::vector<std::filesystem::path>&
   return points;
 }
 
+// The engine whose all-reduce kernels the allreduce_small rows measure.
+constexpr const char* kSmallAllreduceEngine = "vllm";
+
 struct Specs {
   std::map<std::string, ModelSpec> models;
   std::map<std::string, HardwareSpec> gpus;  // in order of name
+  EngineSpec engine;
 };
 
 Specs load_specs(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
   Specs specs;
+  specs.engine = scenario::load_engine_profile(data.root / "configs" / "engines" /
+                                               (std::string(kSmallAllreduceEngine) + ".json"));
   for (const CalibrationPoint& p : points) {
     if (!specs.gpus.count(p.gpu)) specs.gpus.emplace(p.gpu, find_gpu(data, p.gpu));
     const std::string model = p.model == "-" ? "llama-3.1-8b" : p.model;
@@ -58,7 +65,8 @@ const ModelSpec& model_of(const Specs& specs, const std::string& name) {
 std::vector<double> predict_all(const Specs& specs, const std::vector<CalibrationPoint>& points) {
   std::vector<double> predicted;
   for (const CalibrationPoint& p : points) {
-    predicted.push_back(predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu)));
+    predicted.push_back(
+        predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &specs.engine));
   }
   return predicted;
 }

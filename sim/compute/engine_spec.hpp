@@ -19,10 +19,17 @@
 //   tp_comm_overlap      fraction of the layer's two all-reduces that runs under the layer's GEMM
 //                        and elementwise kernels (async TP, GEMM/collective fusion); the exposed
 //                        time is allreduce - min(tp_comm_overlap * allreduce, gemm + elementwise)
+//   small_allreduce_latency, small_allreduce_max_bytes
+//                        the engine's own all-reduce kernels (custom one-shot/two-shot, symmetric
+//                        memory) for messages up to small_allreduce_max_bytes: the fixed cost of
+//                        one collective is small_allreduce_latency instead of NCCL's ring
+//                        latencies, the bandwidth term stays the ring's (TimingModel::tp_allreduce);
+//                        max bytes 0: NCCL's ring for every message
 //
 // A TimingModel built with an engine takes these per-step costs in place of the hardware profile's
 // step_overhead and layer_overhead.
 
+#include <cstdint>
 #include <string>
 
 #include "sim/core/time.hpp"
@@ -41,6 +48,8 @@ struct EngineSpec {
   bool cuda_graphs = true;
   Time layer_launch_overhead;
   double tp_comm_overlap = 0.0;
+  Time small_allreduce_latency;
+  std::int64_t small_allreduce_max_bytes = 0;
 
   // Arrival to prefill start for a prompt of `prompt_tokens`.
   Time request_admission(int prompt_tokens) const {

@@ -24,14 +24,19 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 7> kGroups = {
+  static constexpr std::array<std::string_view, 8> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine", "prefill_tp"};
+      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp"};
   return kGroups;
 }
 
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
-                              const HardwareSpec& hw) {
+                              const HardwareSpec& hw, const EngineSpec* engine) {
+  if (point.group == "allreduce_small") {
+    const TimingModel timing(model, hw, point.tp,
+                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
+    return timing.tp_allreduce(point.tp, Bytes{point.tokens}).seconds() * 1e3;
+  }
   if (point.group == "allreduce" || point.group == "allreduce_engine") {
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }

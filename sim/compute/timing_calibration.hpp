@@ -17,6 +17,10 @@
 //   allreduce_engine
 //       the same prediction against NCCL as a serving engine runs it (under CUDA graphs), from a
 //       second source: hold-out rows only, never fitted;
+//   allreduce_small
+//       an all-reduce by a serving engine's own kernels (TimingModel::tp_allreduce with the
+//       engine given to predict_calibration_ms: the ring's bandwidth term plus the engine's
+//       small_allreduce_latency), against the best of the engine's backends;
 //   prefill_tp
 //       a whole prefill of `tokens` prompt tokens at tensor parallelism `tp` (TimingModel::prefill,
 //       every layer with its two all-reduces and the LM head), against a served model's
@@ -32,6 +36,7 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
 
@@ -60,8 +65,9 @@ struct CalibrationSummary {
 // The groups above, in this order (the calibration files are read by sim/scenario/calibration_csv).
 std::span<const std::string_view> calibration_groups();
 
+// `engine` is used by the allreduce_small group only (nullptr: no engine, NCCL's ring).
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
-                              const HardwareSpec& hw);
+                              const HardwareSpec& hw, const EngineSpec* engine = nullptr);
 
 double relative_error(double predicted, double measured);
 

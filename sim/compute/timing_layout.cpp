@@ -67,7 +67,7 @@ OpTiming TimingModel::parallel_linear_op(double tokens, double busiest_tokens) c
 
 Time TimingModel::expert_exchange_time(int busiest_tokens) const {
   const int hidden = model_.hidden_size;
-  if (layout_.expert_parallel <= 1) return ring_allreduce(hw_, tp_, activation_rows(busiest_tokens, hidden));
+  if (layout_.expert_parallel <= 1) return tp_allreduce(tp_, activation_rows(busiest_tokens, hidden));
   const int per_rank = (busiest_tokens + attention_tp() - 1) / attention_tp();
   return expert_parallel_layer_time(hw_, model_, layout_.expert_parallel, per_rank, layout_.load_imbalance,
                                     layout_.node_gpus);
@@ -81,9 +81,9 @@ LayerBreakdown TimingModel::parallel_layer(const PassTotals& totals) const {
   layer.elementwise = elementwise_op(busy.new_tokens);
   const int hidden = model_.hidden_size;
   const double moe_share = static_cast<double>(model_.moe_layers()) / model_.num_layers;
-  const Time all_rows = ring_allreduce(hw_, tp_, activation_rows(totals.new_tokens, hidden));
+  const Time all_rows = tp_allreduce(tp_, activation_rows(totals.new_tokens, hidden));
   const Time exchange = layout_.expert_parallel > 1 ? expert_exchange_time(busy.new_tokens) : all_rows;
-  layer.allreduce_time = ring_allreduce(hw_, attention_tp(), activation_rows(busy.new_tokens, hidden)) +
+  layer.allreduce_time = tp_allreduce(attention_tp(), activation_rows(busy.new_tokens, hidden)) +
                          Time::from_seconds(moe_share * exchange.seconds() + (1.0 - moe_share) * all_rows.seconds());
   layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
   return layer;

@@ -366,7 +366,14 @@ Time TimingModel::kernel_time(Bytes bytes_in, Bytes bytes_out, int launches) con
   return hw_.kernel_launch * launches + Time::from_seconds((bytes_in + bytes_out).as_double() / rate);
 }
 
-Time TimingModel::allreduce_time(Bytes bytes) const { return ring_allreduce(hw_, tp_, bytes); }
+Time TimingModel::allreduce_time(Bytes bytes) const { return tp_allreduce(tp_, bytes); }
+
+Time TimingModel::tp_allreduce(int ranks, Bytes bytes) const {
+  const Time ring = ring_allreduce(hw_, ranks, bytes);
+  if (ranks <= 1 || !engine_ || bytes.value > engine_->small_allreduce_max_bytes) return ring;
+  const Time latency = hw_.scale_up_latency + hw_.scale_up_step_latency * (2 * (ranks - 1));
+  return min(ring, ring - latency + engine_->small_allreduce_latency);
+}
 
 Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes) {
   if (ranks <= 1) return Time::zero();

@@ -40,6 +40,8 @@
 // then all-gather) each with a hop latency:
 //   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
 //                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency.
+// An engine with its own small-message all-reduce kernels (engine_spec.hpp) replaces the two
+// latency terms by its small_allreduce_latency for messages up to small_allreduce_max_bytes.
 // With an engine whose tp_comm_overlap is o > 0, o of the two all-reduces runs under the layer's
 // GEMM and elementwise kernels: exposed = allreduce - min(o * allreduce, linear + elementwise)
 // (engine_spec.hpp); without one, or with o = 0, nothing overlaps.
@@ -252,6 +254,9 @@ public:
   Time allreduce_time(Bytes bytes) const;
   // Ring all-reduce of `bytes` over `ranks` GPUs on the scale-up link (zero for one rank).
   static Time ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes);
+  // An all-reduce as this model's engine runs it: the ring, or for messages up to the engine's
+  // small_allreduce_max_bytes the ring's bandwidth term plus small_allreduce_latency, the faster.
+  Time tp_allreduce(int ranks, Bytes bytes) const;
 
   int kv_replication() const;
   int heads_per_rank() const { return heads_per_rank_; }

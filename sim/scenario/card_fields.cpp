@@ -186,6 +186,9 @@ constexpr std::array kEngine{
     Field{.key = "tp_comm_overlap", .type = T::number,
           .doc = "fraction of a layer's TP all-reduces that runs under its GEMM and elementwise kernels", .min = 0, .max = 1,
           .required = true},
+    duration("small_allreduce_latency", "fixed cost of one all-reduce by the engine's own kernels (custom, symmetric memory)", 0),
+    Field{.key = "small_allreduce_max_bytes", .type = T::size,
+          .doc = "largest message those kernels take, 0 for none; larger ones use NCCL's ring", .required = true},
     kComment,
 };
 

@@ -117,6 +117,8 @@ EngineSpec read_engine_profile(const nlohmann::json& card, const std::string& pa
   e.cuda_graphs = p.boolean("cuda_graphs");
   e.layer_launch_overhead = p.time("layer_launch_overhead");
   e.tp_comm_overlap = p.number("tp_comm_overlap");
+  e.small_allreduce_latency = p.time("small_allreduce_latency");
+  e.small_allreduce_max_bytes = p.size("small_allreduce_max_bytes").value;
   p.finish();
   return e;
 }

@@ -95,3 +95,30 @@ TEST_CASE("tp_comm_overlap hides that share of the all-reduces, at most the laye
   REQUIRE(compute < allreduce);
   CHECK(short_compute.allreduce_time == allreduce - compute);
 }
+
+TEST_CASE("an engine's small-message all-reduce replaces the ring's latencies up to its size cap") {
+  const ModelSpec m = test::model_card("llama-3.1-70b");
+  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
+  EngineSpec engine;
+  engine.small_allreduce_latency = Time::from_us(10.5);
+  engine.small_allreduce_max_bytes = 32LL << 20;
+  const TimingModel with(m, gpu, 8, engine);
+  const TimingModel without(m, gpu, 8);
+  const Time latency = gpu.scale_up_latency + gpu.scale_up_step_latency * 14;
+  for (const std::int64_t bytes : {16LL << 10, 1LL << 20, 32LL << 20}) {
+    CAPTURE(bytes);
+    const Time ring = TimingModel::ring_allreduce(gpu, 8, Bytes{bytes});
+    CHECK(without.tp_allreduce(8, Bytes{bytes}) == ring);
+    CHECK(with.tp_allreduce(8, Bytes{bytes}) == ring - latency + Time::from_us(10.5));
+  }
+  const Bytes above{(32LL << 20) + 1};
+  CHECK(with.tp_allreduce(8, above) == TimingModel::ring_allreduce(gpu, 8, above));
+  CHECK(with.tp_allreduce(1, Bytes{1LL << 20}) == Time::zero());
+  EngineSpec slow = engine;
+  slow.small_allreduce_latency = Time::from_ms(1.0);
+  CHECK(TimingModel(m, gpu, 8, slow).tp_allreduce(8, Bytes{1LL << 20}) ==
+        TimingModel::ring_allreduce(gpu, 8, Bytes{1LL << 20}));
+  const SequenceChunk token{1, 4096};
+  CHECK(with.layer_breakdown({&token, 1}).allreduce_time ==
+        with.tp_allreduce(8, Bytes{2LL * m.hidden_size}) * 2);
+}
