@@ -29,6 +29,7 @@ std::string AccuracySampling::canonical() const {
 }
 
 std::string MethodPrecision::label() const { return variant == "anchor" ? method + " anchor" : method; }
+std::string StatePrecision::label() const { return variant == "anchor" ? method + " anchor" : method; }
 
 const MethodPrecision& AccuracyResult::row(const std::string& method, const std::string& variant) const {
   for (const auto& r : rows) {

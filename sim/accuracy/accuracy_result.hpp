@@ -11,6 +11,14 @@
 //   needle                        needle-retrieval accuracy per context length (last = the context)
 // acceptance_probability (speculative methods): share of queries whose proxy token from the anchor
 // equals the one from the full KV.
+//
+// Layer kinds (layer_kinds): which tensor the rows measured per kind of layer: "kv" (per-head K
+// and V of full or sliding-window layers; a sliding layer's blocks hold its last W tokens), "latent"
+// (MLA: K SNR is the SNR of the whole 576-value latent row, V SNR that of its c_kv part, attention is
+// multi-query over the latent) or "state" (linear-attention layers, measured in state_rows):
+//   state_snr_db / state_rel_l2   over the flattened states of the sampled layers
+//   readout_rel_error             mean ‖Sᵀq − Ŝᵀq‖/‖Sᵀq‖ over unit queries q
+//   continued                     the same after n more tokens of the recurrence run from S and Ŝ
 
 #include <cstdint>
 #include <string>
@@ -60,6 +68,32 @@ struct MethodPrecision {
   double needle_accuracy() const { return needle.empty() ? 0.0 : needle.back().accuracy(); }
 };
 
+struct LayerKindSummary {
+  std::string layer_kind;  // "full", "sliding" or "linear"
+  std::string tensor;      // "kv", "latent" or "state"
+  int layers = 0;
+  int tokens = 0;          // tokens a layer of this kind sends and attends (1 for a state)
+};
+
+struct StateCheckpoint {
+  int steps = 0;
+  double state_rel_l2 = 0.0;
+  double readout_rel_error = 0.0;
+};
+
+struct StatePrecision {
+  std::string method;
+  std::string variant;
+  double bits_per_element = 0.0;
+  double state_snr_db = 0.0;
+  double state_rel_l2 = 0.0;
+  double readout_rel_error = 0.0;
+  int readouts = 0;
+  std::vector<StateCheckpoint> continued;  // ascending steps
+
+  std::string label() const;
+};
+
 struct MethodAcceptance {
   std::string method;
   double acceptance_probability = 0.0;
@@ -77,6 +111,9 @@ struct AccuracyResult {
   std::vector<int> sampled_kv_heads;
   std::vector<MethodPrecision> rows;
   std::vector<MethodAcceptance> acceptance;
+  std::vector<LayerKindSummary> layer_kinds;
+  std::vector<int> sampled_state_layers;
+  std::vector<StatePrecision> state_rows;
   bool from_cache = false;  // set by run_accuracy, not stored
 
   // The row of (method, variant); throws std::out_of_range when absent.

@@ -11,6 +11,7 @@
 #include "sim/core/parallel_for.hpp"
 #include "sim/accuracy/metrics/head_measurement.hpp"
 #include "sim/accuracy/kv/head_source.hpp"
+#include "sim/accuracy/metrics/state_measurement.hpp"
 
 namespace lynxsim::accuracy {
 namespace {
@@ -66,7 +67,8 @@ std::vector<VariantTally> measure_blocks(const AccuracyRequest& r, const std::ve
   const HeadSource source(r);
   const NextTokenProxy proxy(r.sampling.proxy_vocab, r.geometry.head_dim, r.seed);
   const HeadMeasureSettings settings{r.sampling.queries_per_head, r.sampling.top_k, contexts, r.sampling.needle_depths,
-                                     r.profile.needle_margin, r.geometry.num_layers, r.seed};
+                                     r.profile.needle_margin, r.geometry.num_layers, r.seed,
+                                     r.geometry.latent() ? r.geometry.latent_rope_dim : 0};
   std::vector<std::vector<VariantTally>> per_block(blocks.size());
   std::mutex progress;
   std::size_t done = 0;
@@ -85,12 +87,84 @@ std::vector<VariantTally> measure_blocks(const AccuracyRequest& r, const std::ve
   return totals;
 }
 
+std::vector<int> layers_of_kind(const KvGeometry& g, bool linear) {
+  std::vector<int> out;
+  for (int l = 0; l < g.num_layers; ++l) {
+    if ((g.layer_letter(l) == 'L') == linear) out.push_back(l);
+  }
+  return out;
+}
+
+std::vector<int> sample_layers(const KvGeometry& g, bool linear, int count) {
+  const std::vector<int> layers = layers_of_kind(g, linear);
+  std::vector<int> out;
+  if (layers.empty()) return out;
+  for (const int i : sample_indices(static_cast<int>(layers.size()), count)) out.push_back(layers[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+StateShare share_of(const AccuracyRequest& r, int layer, int share) {
+  const KvGeometry& g = r.geometry;
+  return StateShare{layer, share, std::max(1, g.linear_value_heads / g.num_kv_heads), g.linear_key_head_dim,
+                    g.linear_value_head_dim, r.context, g.num_layers, r.seed};
+}
+
+std::vector<StateTally> measure_states(const AccuracyRequest& r, const std::vector<int>& layers,
+                                       const std::vector<MethodVariant>& variants) {
+  std::vector<std::pair<int, int>> blocks;
+  for (const int l : layers) {
+    for (const int h : sample_indices(r.geometry.num_kv_heads, r.sampling.kv_heads)) blocks.emplace_back(l, h);
+  }
+  std::vector<std::vector<StateTally>> per_block(blocks.size());
+  parallel_for(blocks.size(), r.threads, [&](std::size_t b) {
+    per_block[b] = measure_state_share(share_of(r, blocks[b].first, blocks[b].second), r.layer_profiles.state, variants);
+  });
+  std::vector<StateTally> totals(variants.size());
+  for (const auto& tallies : per_block) {
+    for (std::size_t v = 0; v < variants.size(); ++v) totals[v].merge(tallies[v]);
+  }
+  return totals;
+}
+
+StatePrecision make_state_row(const MethodVariant& v, const StateTally& t, const AccuracyRequest& r) {
+  const StateShare share = share_of(r, 0, 0);
+  StatePrecision row;
+  row.method = v.method.name;
+  row.variant = v.anchor_only ? "anchor" : "full";
+  row.bits_per_element = bits_per_element(v.method, v.anchor_only, 1, share.heads * share.dk * share.dv, r.geometry.num_layers);
+  row.state_snr_db = t.state.snr_db();
+  row.state_rel_l2 = t.state.relative_l2();
+  row.readouts = t.readouts;
+  row.readout_rel_error = t.readout_sum / std::max(1, t.readouts);
+  for (std::size_t c = 0; c < t.continued_state.size(); ++c) {
+    row.continued.push_back(StateCheckpoint{r.layer_profiles.state.continue_steps[c], t.continued_state[c].relative_l2(),
+                                            t.continued_readout_sum[c] / std::max(1, t.readouts)});
+  }
+  return row;
+}
+
+std::vector<LayerKindSummary> layer_kinds_of(const KvGeometry& g, int context) {
+  std::vector<LayerKindSummary> out;
+  const std::string tensor = g.latent() ? "latent" : "kv";
+  if (g.full_layers() > 0) out.push_back(LayerKindSummary{"full", tensor, g.full_layers(), context});
+  if (g.sliding_layers > 0) {
+    out.push_back(LayerKindSummary{"sliding", tensor, g.sliding_layers, std::min(context, g.sliding_window)});
+  }
+  if (g.linear_layers > 0) out.push_back(LayerKindSummary{"linear", "state", g.linear_layers, 1});
+  return out;
+}
+
 void check_request(const AccuracyRequest& r) {
   r.geometry.validate();
   r.sampling.validate();
   if (r.context < 16) throw std::invalid_argument("accuracy: context must be >= 16 tokens");
   if (r.threads < 1) throw std::invalid_argument("accuracy: threads must be >= 1");
   for (const auto& m : r.methods) check_measurable(m);
+  const KvGeometry& g = r.geometry;
+  if (g.linear_layers > 0 && (g.linear_value_heads < 1 || g.linear_key_head_dim < 1 || g.linear_value_head_dim < 1)) {
+    throw std::invalid_argument("accuracy: the linear layers of " + g.model + " need their value heads and state dims");
+  }
+  if (g.full_layers() + g.sliding_layers == 0) throw std::invalid_argument("accuracy: " + g.model + " has no attention layer");
 }
 
 }  // namespace
@@ -121,8 +195,11 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   result.context = r.context;
   result.seed = r.seed;
   result.source = r.kv_file ? "file:" + r.kv_file->path() : "synthetic:" + r.profile.name;
+  if (!r.kv_file && !r.geometry.dense()) result.source += "+layer-kinds";
   result.sampling = r.sampling;
-  result.sampled_layers = sample_indices(r.geometry.num_layers, r.sampling.layers);
+  result.sampled_layers = sample_layers(r.geometry, false, r.sampling.layers);
+  result.sampled_state_layers = sample_layers(r.geometry, true, r.sampling.layers);
+  result.layer_kinds = layer_kinds_of(r.geometry, r.context);
   result.sampled_kv_heads = sample_indices(r.geometry.num_kv_heads, r.sampling.kv_heads);
   const std::vector<int> contexts = needle_contexts(r.context, r.sampling.needle_min_context);
   const std::vector<MethodVariant> variants = variants_of(r.methods);
@@ -133,6 +210,10 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   const std::vector<VariantTally> totals = measure_blocks(r, blocks, variants, contexts);
   for (std::size_t v = 0; v < variants.size(); ++v) result.rows.push_back(make_row(variants[v], totals[v], r, contexts));
   result.acceptance = acceptance_of(variants, totals);
+  if (!result.sampled_state_layers.empty()) {
+    const std::vector<StateTally> states = measure_states(r, result.sampled_state_layers, variants);
+    for (std::size_t v = 0; v < variants.size(); ++v) result.state_rows.push_back(make_state_row(variants[v], states[v], r));
+  }
   return result;
 }
 

@@ -25,6 +25,7 @@
 #include "sim/accuracy/kv/head_kv.hpp"
 #include "sim/accuracy/kv/kv_profile.hpp"
 #include "sim/accuracy/kv/kv_tensors.hpp"
+#include "sim/accuracy/kv/layer_profiles.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
 
 namespace lynxsim::accuracy {
@@ -37,6 +38,7 @@ struct AccuracyRequest {
   std::uint64_t seed = 1;
   std::vector<MethodSpec> methods;  // empty = default_methods()
   KvProfile profile = default_kv_profile();
+  LayerProfiles layer_profiles = default_layer_profiles();
   std::shared_ptr<const KvTensors> kv_file;  // null = synthetic
   AccuracySampling sampling;
   int threads = 2;

@@ -18,6 +18,15 @@ void KvGeometry::validate() const {
   if (sliding_layers < 0 || linear_layers < 0 || full_layers() < 0) fail("layer counts must fit num_layers");
   if (sliding_layers > 0 && sliding_window <= 0) fail("sliding_window must be positive");
   if (linear_layers > 0 && linear_state_values <= 0) fail("linear_state_values must be positive");
+  if (latent_rope_dim < 0 || latent_rope_dim >= head_dim || latent_rope_dim % 2 != 0) {
+    fail("latent_rope_dim must be even and below head_dim");
+  }
+  if (linear_value_heads < 0 || linear_key_head_dim < 0 || linear_value_head_dim < 0) fail("linear dims must be >= 0");
+}
+
+char KvGeometry::layer_letter(int layer) const {
+  if (layer_pattern.empty()) return 'F';
+  return layer_pattern[static_cast<std::size_t>(layer) % layer_pattern.size()];
 }
 
 std::string KvGeometry::canonical() const {
@@ -27,7 +36,9 @@ std::string KvGeometry::canonical() const {
       << ",head_dim=" << head_dim << ",rope_theta=" << rope_theta;
   if (!dense()) {
     out << ",kv_tensors=" << kv_tensors << ",sliding=" << sliding_layers << "x" << sliding_window
-        << ",linear=" << linear_layers << "x" << linear_state_values;
+        << ",linear=" << linear_layers << "x" << linear_state_values << ",pattern=" << layer_pattern
+        << ",latent_rope=" << latent_rope_dim << ",state=" << linear_value_heads << "x" << linear_key_head_dim << "x"
+        << linear_value_head_dim;
   }
   out << "}";
   return out.str();

@@ -9,6 +9,12 @@
 // the layers keep at most sliding_window tokens; linear_layers keep a fixed state of
 // linear_state_values values per sequence instead of per-token KV, split over the KV heads like
 // the heads' share of the model.
+//
+// What the precision measurement needs beyond the byte counts: layer_pattern (letters F, S, L
+// repeated over the layers, empty = all F; sim/compute/model_layers.hpp) says which layer is which;
+// latent_rope_dim is the trailing RoPE part of an MLA latent (DeepSeek-V3: 64 of 576); the linear
+// layers' state is linear_value_heads matrices of linear_key_head_dim x linear_value_head_dim
+// (plus a small convolution state that is not measured).
 
 #include <cstdint>
 #include <string>
@@ -27,11 +33,19 @@ struct KvGeometry {
   int sliding_window = 0;
   int linear_layers = 0;
   std::int64_t linear_state_values = 0;
+  std::string layer_pattern = "";
+  int latent_rope_dim = 0;
+  int linear_value_heads = 0;
+  int linear_key_head_dim = 0;
+  int linear_value_head_dim = 0;
 
   void validate() const;  // throws std::invalid_argument naming the bad field
   int group_size() const { return num_heads / num_kv_heads; }
   bool dense() const { return kv_tensors == 2 && sliding_layers == 0 && linear_layers == 0; }
   int full_layers() const { return num_layers - sliding_layers - linear_layers; }
+  bool latent() const { return kv_tensors == 1 && latent_rope_dim > 0; }
+  // 'F', 'S' or 'L': the kind of layer `layer` under layer_pattern.
+  char layer_letter(int layer) const;
   std::string canonical() const;
 };
 

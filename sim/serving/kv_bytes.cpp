@@ -117,11 +117,19 @@ KvGeometry kv_geometry_of(const ModelSpec& model) {
     g.kv_tensors = 1;
     g.num_kv_heads = 1;
     g.head_dim = static_cast<int>(model.kv_values_per_token_per_layer());
+    g.latent_rope_dim = model.attention.mla->qk_rope_head_dim;
   }
+  g.layer_pattern = model.attention.layer_pattern;
   g.sliding_layers = model.layers_of(LayerKind::sliding);
   g.sliding_window = model.attention.sliding_window;
   g.linear_layers = model.layers_of(LayerKind::linear);
-  if (model.attention.linear) g.linear_state_values = static_cast<std::int64_t>(model.attention.linear->state_values());
+  if (model.attention.linear) {
+    const LinearAttentionSpec& linear = *model.attention.linear;
+    g.linear_state_values = static_cast<std::int64_t>(linear.state_values());
+    g.linear_value_heads = linear.value_heads;
+    g.linear_key_head_dim = linear.key_head_dim;
+    g.linear_value_head_dim = linear.value_head_dim;
+  }
   return g;
 }
 

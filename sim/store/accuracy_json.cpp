@@ -10,6 +10,9 @@ namespace {
 using accuracy::AccuracyResult;
 using accuracy::AccuracySampling;
 using accuracy::KvGeometry;
+using accuracy::LayerKindSummary;
+using accuracy::StateCheckpoint;
+using accuracy::StatePrecision;
 using accuracy::MethodAcceptance;
 using accuracy::MethodPrecision;
 using accuracy::NeedlePoint;
@@ -50,6 +53,50 @@ MethodPrecision row_from_json(const json& j) {
   return r;
 }
 
+json state_row_to_json(const StatePrecision& r) {
+  json continued = json::array();
+  for (const auto& c : r.continued) {
+    continued.push_back({{"steps", c.steps}, {"state_rel_l2", c.state_rel_l2}, {"readout_rel_error", c.readout_rel_error}});
+  }
+  return {{"method", r.method}, {"variant", r.variant}, {"bits_per_element", r.bits_per_element},
+          {"state_snr_db", r.state_snr_db}, {"state_rel_l2", r.state_rel_l2},
+          {"readout_rel_error", r.readout_rel_error}, {"readouts", r.readouts}, {"continued", continued}};
+}
+
+StatePrecision state_row_from_json(const json& j) {
+  StatePrecision r;
+  r.method = j.at("method").get<std::string>();
+  r.variant = j.at("variant").get<std::string>();
+  r.bits_per_element = j.at("bits_per_element").get<double>();
+  r.state_snr_db = j.at("state_snr_db").get<double>();
+  r.state_rel_l2 = j.at("state_rel_l2").get<double>();
+  r.readout_rel_error = j.at("readout_rel_error").get<double>();
+  r.readouts = j.at("readouts").get<int>();
+  for (const auto& c : j.at("continued")) {
+    r.continued.push_back(StateCheckpoint{c.at("steps").get<int>(), c.at("state_rel_l2").get<double>(),
+                                          c.at("readout_rel_error").get<double>()});
+  }
+  return r;
+}
+
+json layer_kinds_to_json(const std::vector<LayerKindSummary>& kinds) {
+  json out = json::array();
+  for (const auto& k : kinds) {
+    out.push_back({{"layer_kind", k.layer_kind}, {"tensor", k.tensor}, {"layers", k.layers}, {"tokens", k.tokens}});
+  }
+  return out;
+}
+
+// Entries written before layer kinds were recorded lack these three fields.
+void layer_kinds_from_json(const json& j, AccuracyResult& r) {
+  for (const auto& k : j.value("layer_kinds", json::array())) {
+    r.layer_kinds.push_back(LayerKindSummary{k.at("layer_kind").get<std::string>(), k.at("tensor").get<std::string>(),
+                                             k.at("layers").get<int>(), k.at("tokens").get<int>()});
+  }
+  r.sampled_state_layers = j.value("sampled_state_layers", std::vector<int>{});
+  for (const auto& row : j.value("state_rows", json::array())) r.state_rows.push_back(state_row_from_json(row));
+}
+
 json sampling_to_json(const AccuracySampling& s) {
   return {{"layers", s.layers},           {"kv_heads", s.kv_heads},
           {"queries_per_head", s.queries_per_head}, {"top_k", s.top_k},
@@ -76,6 +123,8 @@ json result_to_json(const AccuracyResult& r) {
   const KvGeometry& g = r.geometry;
   json rows = json::array();
   for (const auto& row : r.rows) rows.push_back(row_to_json(row));
+  json state_rows = json::array();
+  for (const auto& row : r.state_rows) state_rows.push_back(state_row_to_json(row));
   json acceptance = json::array();
   for (const auto& a : r.acceptance) {
     acceptance.push_back({{"method", a.method}, {"acceptance_probability", a.acceptance_probability}, {"samples", a.samples}});
@@ -86,7 +135,9 @@ json result_to_json(const AccuracyResult& r) {
             {"num_heads", g.num_heads}, {"head_dim", g.head_dim}, {"rope_theta", g.rope_theta}}},
           {"context", r.context}, {"seed", r.seed}, {"source", r.source},
           {"sampling", sampling_to_json(r.sampling)}, {"sampled_layers", r.sampled_layers},
-          {"sampled_kv_heads", r.sampled_kv_heads}, {"rows", rows}, {"acceptance", acceptance}};
+          {"sampled_kv_heads", r.sampled_kv_heads}, {"rows", rows}, {"acceptance", acceptance},
+          {"layer_kinds", layer_kinds_to_json(r.layer_kinds)}, {"sampled_state_layers", r.sampled_state_layers},
+          {"state_rows", state_rows}};
 }
 
 AccuracyResult result_from_json(const json& j) {
@@ -108,6 +159,7 @@ AccuracyResult result_from_json(const json& j) {
       r.acceptance.push_back(MethodAcceptance{a.at("method").get<std::string>(), a.at("acceptance_probability").get<double>(),
                                               a.at("samples").get<int>()});
     }
+    layer_kinds_from_json(j, r);
     return r;
   } catch (const json::exception& e) {
     throw std::invalid_argument(std::string("accuracy result JSON: ") + e.what());

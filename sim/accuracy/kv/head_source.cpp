@@ -6,6 +6,7 @@
 #include "sim/accuracy/accuracy_rng.hpp"
 #include "sim/accuracy/kv/query_model.hpp"
 #include "sim/accuracy/kv/synthetic_kv.hpp"
+#include "sim/accuracy/kv/synthetic_latent.hpp"
 
 namespace lynxsim::accuracy {
 namespace {
@@ -56,8 +57,14 @@ HeadSource::HeadSource(const AccuracyRequest& request) : request_(request) {
   }
 }
 
+int HeadSource::tokens(int layer) const {
+  const KvGeometry& g = request_.geometry;
+  if (g.layer_letter(layer) == 'S') return std::min(request_.context, g.sliding_window);
+  return request_.context;
+}
+
 std::vector<int> HeadSource::positions(int layer, int kv_head) const {
-  const int t = request_.context;
+  const int t = tokens(layer);
   const int q = request_.sampling.queries_per_head;
   AccuracyRng rng(derive_seed(request_.seed, "query-positions", layer, kv_head));
   std::vector<int> out;
@@ -65,14 +72,20 @@ std::vector<int> HeadSource::positions(int layer, int kv_head) const {
     const double at = t / 2.0 + (i + rng.uniform01()) * (t / 2.0) / q;
     out.push_back(std::clamp(static_cast<int>(at), 1, t - 1));
   }
-  for (int i = 0; i < request_.sampling.needle_probes; ++i) out.push_back(t - 1);
+  const int needles = t == request_.context ? request_.sampling.needle_probes : 0;
+  for (int i = 0; i < needles; ++i) out.push_back(t - 1);
   return out;
 }
 
 HeadKv HeadSource::head(int layer, int kv_head) const {
   if (file_) return file_head(layer, kv_head);
-  return generate_synthetic_head(request_.geometry, request_.profile, layer, kv_head, request_.context,
-                                 positions(layer, kv_head), request_.seed);
+  const KvGeometry& g = request_.geometry;
+  if (g.latent()) {
+    return generate_synthetic_latent(g, request_.profile, request_.layer_profiles.latent, layer, tokens(layer),
+                                     positions(layer, kv_head), request_.seed);
+  }
+  return generate_synthetic_head(g, request_.profile, layer, kv_head, tokens(layer), positions(layer, kv_head),
+                                 request_.seed);
 }
 
 HeadKv HeadSource::file_head(int layer, int kv_head) const {

@@ -9,6 +9,10 @@
 // that share this KV head (their own positions), the needle bases from the last captured position;
 // otherwise queries are synthesized along the key mean direction (query_model.hpp) with the
 // profile's logit spread. No sink is inserted into captured keys: a real model has its own.
+// Layer kinds (synthetic source): a sliding-window layer's block holds its last min(T, W) tokens,
+// its queries are stratified over the second half of them and it has no needle queries (a needle
+// farther back than W is out of its reach by design); an MLA model's blocks are its latents
+// (synthetic_latent.hpp).
 
 
 #include "sim/accuracy/accuracy_run.hpp"
@@ -20,6 +24,8 @@ class HeadSource {
 public:
   explicit HeadSource(const AccuracyRequest& request);
   HeadKv head(int layer, int kv_head) const;
+  // Tokens a layer attends: min(context, W) for a sliding-window layer, the context otherwise.
+  int tokens(int layer) const;
 
 private:
   HeadKv file_head(int layer, int kv_head) const;

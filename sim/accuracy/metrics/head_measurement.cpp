@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "sim/accuracy/kv/synthetic_latent.hpp"
 #include "sim/accuracy/metrics/attention_math.hpp"
 #include "sim/accuracy/tasks/needle_task.hpp"
 
@@ -130,10 +131,13 @@ std::vector<VariantTally> measure_head(HeadKv& block, const std::vector<MethodVa
       tallies[v] = tallies[static_cast<std::size_t>(same - ids.begin())];
       continue;
     }
-    const CodecTarget key_target{TensorKind::key, variant.anchor_only, block.layer, s.num_layers};
+    const bool latent = s.latent_rope_dim > 0;
+    const CodecTarget key_target{latent ? TensorKind::value : TensorKind::key, variant.anchor_only, block.layer,
+                                 s.num_layers};
     const CodecTarget value_target{TensorKind::value, variant.anchor_only, block.layer, s.num_layers};
     const std::vector<float> keys = reconstruct_block(variant.method, key_target, keys_view);
-    const std::vector<float> values = reconstruct_block(variant.method, value_target, values_view);
+    std::vector<float> values = latent ? keys : reconstruct_block(variant.method, value_target, values_view);
+    if (latent) zero_rope_part(values, block.head_dim, s.latent_rope_dim);
     tallies[v].key.add(block.keys, keys);
     tallies[v].value.add(block.values, values);
     attention_metrics(block, refs, keys, values, s, proxy, tallies[v]);

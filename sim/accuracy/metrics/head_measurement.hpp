@@ -11,6 +11,9 @@
 //     relative error and its next-token proxy token (kept per query so that anchor and full variants
 //     can be paired into an acceptance probability);
 //   - per needle probe, context and depth: whether the planted needle still wins.
+// An MLA latent block (latent_rope_dim > 0, synthetic_latent.hpp) is one tensor: the latent row is
+// reconstructed once as what is sent (the value convention of the codecs, groups along the row),
+// the keys are that reconstruction and the values the same with the RoPE part zeroed.
 // Cost per variant: O(T·d) reconstruction + O(Q·T·d) attention + O(P·Σ n·d) needle scoring.
 
 #include <cstdint>
@@ -51,6 +54,7 @@ struct HeadMeasureSettings {
   double needle_margin = 5.0;
   int num_layers = 1;
   std::uint64_t seed = 0;
+  int latent_rope_dim = 0;  // > 0: the block is an MLA latent
 };
 
 // `block` is modified temporarily (needles) and restored before returning.
