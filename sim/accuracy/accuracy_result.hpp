@@ -10,7 +10,9 @@
 //   top1_agreement                share of queries whose next-token proxy equals the reference's
 //   needle                        needle-retrieval accuracy per context length (last = the context)
 // acceptance_probability (speculative methods): share of queries whose proxy token from the anchor
-// equals the one from the full KV.
+// equals the one from the full KV; with linear-attention layers, that share over the attention
+// layers and the share of state readouts whose proxy token from the anchored state equals the
+// full state's, weighted by the number of layers of each kind.
 //
 // Layer kinds (layer_kinds): which tensor the rows measured per kind of layer: "kv" (per-head K
 // and V of full or sliding-window layers; a sliding layer's blocks hold its last W tokens), "latent"

@@ -47,17 +47,35 @@ MethodPrecision make_row(const MethodVariant& v, const VariantTally& t, const Ac
   return row;
 }
 
+struct Agreement {
+  int agree = 0;
+  int n = 0;
+  double share() const { return n > 0 ? static_cast<double>(agree) / n : 0.0; }
+};
+
+Agreement agreement(const std::vector<int>& anchor, const std::vector<int>& full) {
+  Agreement a;
+  for (std::size_t i = 0; i < anchor.size(); ++i) a.agree += anchor[i] == full[i] ? 1 : 0;
+  a.n = static_cast<int>(anchor.size());
+  return a;
+}
+
+// The attention layers' agreement and, for a model with linear layers, the states' agreement,
+// weighted by the layers of each kind.
 std::vector<MethodAcceptance> acceptance_of(const std::vector<MethodVariant>& variants,
-                                            const std::vector<VariantTally>& tallies) {
+                                            const std::vector<VariantTally>& tallies,
+                                            const std::vector<StateTally>& states, const KvGeometry& g) {
   std::vector<MethodAcceptance> out;
   for (std::size_t v = 0; v + 1 < variants.size(); ++v) {
     if (!variants[v].anchor_only) continue;
-    const auto& anchor = tallies[v].tokens;
-    const auto& full = tallies[v + 1].tokens;
-    int agree = 0;
-    for (std::size_t i = 0; i < anchor.size(); ++i) agree += anchor[i] == full[i] ? 1 : 0;
-    const int n = static_cast<int>(anchor.size());
-    out.push_back(MethodAcceptance{variants[v].method.name, n > 0 ? static_cast<double>(agree) / n : 0.0, n});
+    const Agreement attention = agreement(tallies[v].tokens, tallies[v + 1].tokens);
+    if (states.empty()) {
+      out.push_back(MethodAcceptance{variants[v].method.name, attention.share(), attention.n});
+      continue;
+    }
+    const Agreement state = agreement(states[v].tokens, states[v + 1].tokens);
+    const double share = pooled_acceptance(attention.share(), state.share(), g.linear_layers, g.num_layers);
+    out.push_back(MethodAcceptance{variants[v].method.name, share, attention.n + state.n});
   }
   return out;
 }
@@ -111,13 +129,15 @@ StateShare share_of(const AccuracyRequest& r, int layer, int share) {
 
 std::vector<StateTally> measure_states(const AccuracyRequest& r, const std::vector<int>& layers,
                                        const std::vector<MethodVariant>& variants) {
+  const NextTokenProxy proxy(r.sampling.proxy_vocab, r.geometry.linear_value_head_dim, r.seed);
   std::vector<std::pair<int, int>> blocks;
   for (const int l : layers) {
     for (const int h : sample_indices(r.geometry.num_kv_heads, r.sampling.kv_heads)) blocks.emplace_back(l, h);
   }
   std::vector<std::vector<StateTally>> per_block(blocks.size());
   parallel_for(blocks.size(), r.threads, [&](std::size_t b) {
-    per_block[b] = measure_state_share(share_of(r, blocks[b].first, blocks[b].second), r.layer_profiles.state, variants);
+    per_block[b] =
+        measure_state_share(share_of(r, blocks[b].first, blocks[b].second), r.layer_profiles.state, variants, proxy);
   });
   std::vector<StateTally> totals(variants.size());
   for (const auto& tallies : per_block) {
@@ -169,6 +189,11 @@ void check_request(const AccuracyRequest& r) {
 
 }  // namespace
 
+double pooled_acceptance(double attention, double state, int linear_layers, int num_layers) {
+  const double linear_share = static_cast<double>(linear_layers) / num_layers;
+  return (1.0 - linear_share) * attention + linear_share * state;
+}
+
 std::vector<int> sample_indices(int total, int count) {
   count = std::min(total, count);
   std::vector<int> out;
@@ -209,11 +234,12 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request) {
   }
   const std::vector<VariantTally> totals = measure_blocks(r, blocks, variants, contexts);
   for (std::size_t v = 0; v < variants.size(); ++v) result.rows.push_back(make_row(variants[v], totals[v], r, contexts));
-  result.acceptance = acceptance_of(variants, totals);
+  std::vector<StateTally> states;
   if (!result.sampled_state_layers.empty()) {
-    const std::vector<StateTally> states = measure_states(r, result.sampled_state_layers, variants);
+    states = measure_states(r, result.sampled_state_layers, variants);
     for (std::size_t v = 0; v < variants.size(); ++v) result.state_rows.push_back(make_state_row(variants[v], states[v], r));
   }
+  result.acceptance = acceptance_of(variants, totals, states, r.geometry);
   return result;
 }
 

@@ -51,6 +51,10 @@ AccuracyResult measure_accuracy(const AccuracyRequest& request);
 
 // Sampled layer and KV head indices (evenly spaced, distinct, ascending).
 std::vector<int> sample_indices(int total, int count);
+
+// The acceptance proxy of a model whose `linear_layers` of `num_layers` layers keep a state: the
+// attention layers' agreement and the states' agreement, weighted by the layers of each kind.
+double pooled_acceptance(double attention, double state, int linear_layers, int num_layers);
 // Needle contexts: min, 4·min, 16·min, ... below context, then context (just context if smaller).
 std::vector<int> needle_contexts(int context, int min_context);
 

@@ -16,7 +16,7 @@ std::string accuracy_cache_key(const accuracy::AccuracyRequest& r) {
   for (const auto& m : methods) out << m.canonical() << ";";
   if (r.kv_file) out << "|" << r.kv_file->identity();
   out << "|profile=" << kv_profile_canonical(r.profile);
-  if (!r.geometry.dense()) out << "|layer_kinds v1|" << r.layer_profiles.canonical();
+  if (!r.geometry.dense()) out << "|layer_kinds v2|" << r.layer_profiles.canonical();
   return out.str();
 }
 

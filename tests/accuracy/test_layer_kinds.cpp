@@ -164,6 +164,8 @@ TEST_CASE("hybrid measurement: attention layers as KV, linear layers as states w
   CHECK(anchor.continued[0].state_rel_l2 < anchor.state_rel_l2);
   CHECK(anchor.continued[2].state_rel_l2 < 0.5 * anchor.continued[0].state_rel_l2);
   CHECK(anchor.continued[2].readout_rel_error < 0.5 * anchor.readout_rel_error);
+  REQUIRE(r.acceptance.size() == 1);
+  CHECK(r.acceptance[0].samples == 1 * 2 * request.sampling.queries_per_head + 2 * 2 * 2 * 4);
   const AccuracyResult back = lynxsim::store::result_from_json(lynxsim::store::result_to_json(r));
   CHECK(back.state_rows.size() == 3);
   CHECK(back.state_rows[1].continued[2].state_rel_l2 == anchor.continued[2].state_rel_l2);
@@ -189,4 +191,10 @@ TEST_CASE("sliding-window layers attend their last W tokens and have no needle t
   CHECK(source.head(1, 0).num_queries() == request.sampling.queries_per_head + request.sampling.needle_probes);
   const AccuracyResult r = measure_accuracy(request);
   CHECK(r.layer_kinds[1].tokens == 256);
+}
+
+TEST_CASE("a hybrid model's acceptance weighs the attention and state agreement by their layers") {
+  CHECK(pooled_acceptance(0.8, 0.4, 0, 48) == doctest::Approx(0.8));
+  CHECK(pooled_acceptance(0.8, 0.4, 36, 48) == doctest::Approx(0.25 * 0.8 + 0.75 * 0.4));
+  CHECK(pooled_acceptance(0.8, 0.4, 48, 48) == doctest::Approx(0.4));
 }

@@ -55,6 +55,17 @@ double readout_error_sum(const StateShare& s, const Reference& r, const std::vec
   return sum;
 }
 
+std::vector<int> readout_tokens(const StateShare& s, const Reference& r, const std::vector<float>& state,
+                                const NextTokenProxy& proxy) {
+  std::vector<int> tokens;
+  const std::size_t per_head = r.queries.size() / static_cast<std::size_t>(s.heads);
+  for (std::size_t i = 0; i < r.queries.size(); ++i) {
+    const std::size_t offset = (i / per_head) * head_size(s);
+    tokens.push_back(proxy.token(state_readout(state.data() + offset, s.dk, s.dv, r.queries[i])));
+  }
+  return tokens;
+}
+
 void add_checkpoints(const StateShare& s, const StateProfile& p, Reference& r) {
   std::vector<float> state = r.state;
   std::size_t next = 0;
@@ -67,7 +78,8 @@ void add_checkpoints(const StateShare& s, const StateProfile& p, Reference& r) {
   }
 }
 
-StateTally measure_variant(const StateShare& s, const StateProfile& p, const Reference& r, const MethodVariant& v) {
+StateTally measure_variant(const StateShare& s, const StateProfile& p, const Reference& r, const MethodVariant& v,
+                           const NextTokenProxy& proxy) {
   StateTally tally;
   const CodecTarget target{TensorKind::value, v.anchor_only, s.layer, s.num_layers};
   const auto channels = static_cast<int>(r.state.size());
@@ -75,6 +87,7 @@ StateTally measure_variant(const StateShare& s, const StateProfile& p, const Ref
   tally.state.add(r.state, state);
   tally.readout_sum = readout_error_sum(s, r, r.state, state);
   tally.readouts = static_cast<int>(r.queries.size());
+  tally.tokens = readout_tokens(s, r, state, proxy);
   std::size_t next = 0;
   for (int t = 0; next < p.continue_steps.size(); ++t) {
     step_all(s, r, t, state);
@@ -93,6 +106,7 @@ void StateTally::merge(const StateTally& other) {
   state.merge(other.state);
   readout_sum += other.readout_sum;
   readouts += other.readouts;
+  tokens.insert(tokens.end(), other.tokens.begin(), other.tokens.end());
   continued_state.resize(std::max(continued_state.size(), other.continued_state.size()));
   continued_readout_sum.resize(continued_state.size(), 0.0);
   for (std::size_t c = 0; c < other.continued_state.size(); ++c) {
@@ -102,7 +116,8 @@ void StateTally::merge(const StateTally& other) {
 }
 
 std::vector<StateTally> measure_state_share(const StateShare& s, const StateProfile& p,
-                                            const std::vector<MethodVariant>& variants) {
+                                            const std::vector<MethodVariant>& variants,
+                                            const NextTokenProxy& proxy) {
   Reference r = reference_of(s, p);
   add_checkpoints(s, p, r);
   std::vector<StateTally> tallies(variants.size());
@@ -111,7 +126,7 @@ std::vector<StateTally> measure_state_share(const StateShare& s, const StateProf
     ids.push_back(reconstruction_id(variants[v].method, variants[v].anchor_only));
     const auto same = std::find(ids.begin(), ids.end() - 1, ids.back());
     tallies[v] = same != ids.end() - 1 ? tallies[static_cast<std::size_t>(same - ids.begin())]
-                                       : measure_variant(s, p, r, variants[v]);
+                                       : measure_variant(s, p, r, variants[v], proxy);
   }
   return tallies;
 }

@@ -8,7 +8,9 @@
 // groups of group_size along it, or the whole row with group_size 0; KIVI keeps a single row in
 // bf16; the convolution state is not measured). Then, per variant:
 //   - state error energies of the row;
-//   - per head and unit query q: ‖Sᵀq − Ŝᵀq‖ / ‖Sᵀq‖;
+//   - per head and unit query q: ‖Sᵀq − Ŝᵀq‖ / ‖Sᵀq‖, and the next-token proxy's token of Ŝᵀq
+//     (next_token_proxy.hpp, a readout as wide as dv), so that an anchored state's drafts count
+//     in the acceptance proxy as attention outputs do;
 //   - the recurrence continues from S and from Ŝ with the same next tokens; at each checkpoint of
 //     profile.continue_steps the state error energies and the readout error again.
 // Cost: O(heads·(tokens + n)·dk·dv) for the reference, O(heads·n·dk·dv) per variant.
@@ -18,6 +20,7 @@
 
 #include "sim/accuracy/kv/layer_profiles.hpp"
 #include "sim/accuracy/metrics/head_measurement.hpp"
+#include "sim/accuracy/metrics/next_token_proxy.hpp"
 #include "sim/accuracy/metrics/precision_metrics.hpp"
 
 namespace lynxsim::accuracy {
@@ -28,6 +31,7 @@ struct StateTally {
   int readouts = 0;
   std::vector<ErrorAccumulator> continued_state;  // per checkpoint
   std::vector<double> continued_readout_sum;      // per checkpoint
+  std::vector<int> tokens;                        // proxy token per readout query, in order
 
   void merge(const StateTally& other);
 };
@@ -43,7 +47,9 @@ struct StateShare {
   std::uint64_t seed = 0;
 };
 
+// `proxy` reads vectors of share.dv values.
 std::vector<StateTally> measure_state_share(const StateShare& share, const StateProfile& profile,
-                                            const std::vector<MethodVariant>& variants);
+                                            const std::vector<MethodVariant>& variants,
+                                            const NextTokenProxy& proxy);
 
 }  // namespace lynxsim::accuracy
