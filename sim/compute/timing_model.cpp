@@ -371,16 +371,18 @@ Time TimingModel::allreduce_time(Bytes bytes) const { return tp_allreduce(tp_, b
 Time TimingModel::tp_allreduce(int ranks, Bytes bytes) const {
   const Time ring = ring_allreduce(hw_, ranks, bytes);
   if (ranks <= 1 || !engine_ || bytes.value > engine_->small_allreduce_max_bytes) return ring;
-  const Time latency = hw_.scale_up_latency + hw_.scale_up_step_latency * (2 * (ranks - 1));
-  return min(ring, ring - latency + engine_->small_allreduce_latency);
+  return min(ring, ring - ring_latency(hw_, ranks) + engine_->small_allreduce_latency);
+}
+
+Time TimingModel::ring_latency(const HardwareSpec& hw, int ranks) {
+  return hw.scale_up_latency + hw.scale_up_step_latency * (2 * (ranks - 1));
 }
 
 Time TimingModel::ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes) {
   if (ranks <= 1) return Time::zero();
   const double factor = 2.0 * (ranks - 1) / ranks;
   const double bus = hw.scale_up_bandwidth.value * hw.scale_up_efficiency;
-  return Time::from_seconds(factor * bytes.as_double() / bus) + hw.scale_up_latency +
-         hw.scale_up_step_latency * (2 * (ranks - 1));
+  return Time::from_seconds(factor * bytes.as_double() / bus) + ring_latency(hw, ranks);
 }
 
 }  // namespace lynxsim

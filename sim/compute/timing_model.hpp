@@ -256,6 +256,8 @@ public:
   Time allreduce_time(Bytes bytes) const;
   // Ring all-reduce of `bytes` over `ranks` GPUs on the scale-up link (zero for one rank).
   static Time ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes);
+  // The ring's fixed part: scale_up_latency + 2 (ranks - 1) scale_up_step_latency.
+  static Time ring_latency(const HardwareSpec& hw, int ranks);
   // An all-reduce as this model's engine runs it: the ring, or for messages up to the engine's
   // small_allreduce_max_bytes the ring's bandwidth term plus small_allreduce_latency, the faster.
   Time tp_allreduce(int ranks, Bytes bytes) const;

@@ -115,8 +115,10 @@ void DecodeInstance::admit(RequestState& request) {
   std::push_heap(due_.begin(), due_.end(), later);
 }
 
+bool DecodeInstance::batch_has_room() const { return static_cast<int>(batch_.size()) < params_.max_batch; }
+
 void DecodeInstance::admit_rejoining() {
-  while (!rejoining_.empty() && static_cast<int>(batch_.size()) < params_.max_batch) {
+  while (!rejoining_.empty() && batch_has_room()) {
     admit(*rejoining_.front());
     rejoining_.pop_front();
   }
@@ -124,10 +126,9 @@ void DecodeInstance::admit_rejoining() {
 
 void DecodeInstance::admit_waiting() {
   admit_rejoining();
-  const auto room = [this] { return static_cast<int>(batch_.size()) < params_.max_batch; };
   std::vector<char> blocked(static_cast<std::size_t>(memory_.ranks()), 0);
   int blocked_ranks = 0;
-  for (auto it = waiting_.begin(); it != waiting_.end() && room() && blocked_ranks < memory_.ranks();) {
+  for (auto it = waiting_.begin(); it != waiting_.end() && batch_has_room() && blocked_ranks < memory_.ranks();) {
     const int rank = memory_.rank_of((*it)->metrics.id);
     char& rank_blocked = blocked[static_cast<std::size_t>(rank)];
     if (!rank_blocked && memory_.fits(rank, reservation(**it))) {
@@ -139,7 +140,7 @@ void DecodeInstance::admit_waiting() {
     rank_blocked = 1;
     ++it;
   }
-  for (int r = 0; r < memory_.ranks(); ++r) memory_.set_blocked(r, blocked[static_cast<std::size_t>(r)] && room(), sim_.now());
+  for (int r = 0; r < memory_.ranks(); ++r) memory_.set_blocked(r, blocked[static_cast<std::size_t>(r)] && batch_has_room(), sim_.now());
   publish_queue();
 }
 

@@ -116,6 +116,7 @@ public:
 private:
   void admit(RequestState& request);
   void admit_waiting();
+  bool batch_has_room() const;
   void admit_rejoining();
   void publish_queue();
   void publish_memory(int rank);

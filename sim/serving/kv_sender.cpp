@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "sim/serving/kv_head_map.hpp"
+#include "sim/serving/rank_memory.hpp"
 
 namespace lynxsim::serving {
 
@@ -30,7 +31,7 @@ std::vector<net::HostId> KvTransferParams::kv_hosts(const RequestState& request,
   const int dp = attention_dp_of(decode ? decode_attention_dp : prefill_attention_dp, instance);
   if (dp == 1) return all;
   const auto group = all.size() / static_cast<std::size_t>(dp);
-  const auto first = static_cast<std::size_t>(request.metrics.id % static_cast<std::uint64_t>(dp)) * group;
+  const auto first = static_cast<std::size_t>(dp_rank_of(request.metrics.id, dp)) * group;
   return {all.begin() + static_cast<std::ptrdiff_t>(first), all.begin() + static_cast<std::ptrdiff_t>(first + group)};
 }
 

@@ -10,9 +10,11 @@ RankMemory::RankMemory(int ranks, std::int64_t capacity, std::int64_t weights)
   if (ranks < 1) throw std::invalid_argument("decode memory: at least one data-parallel rank");
 }
 
-int RankMemory::rank_of(std::uint64_t request_id) const {
-  return static_cast<int>(request_id % static_cast<std::uint64_t>(used_.size()));
+int dp_rank_of(std::uint64_t request_id, int ranks) {
+  return static_cast<int>(request_id % static_cast<std::uint64_t>(ranks));
 }
+
+int RankMemory::rank_of(std::uint64_t request_id) const { return dp_rank_of(request_id, ranks()); }
 
 void RankMemory::reserve(int rank, std::int64_t bytes) {
   std::int64_t& used = used_[index(rank)];

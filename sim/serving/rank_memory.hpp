@@ -24,6 +24,10 @@
 
 namespace lynxsim::serving {
 
+// The data-parallel attention rank (of `ranks`) that holds a request: its KV is sent there
+// (KvTransferParams::kv_hosts) and budgeted there (RankMemory).
+int dp_rank_of(std::uint64_t request_id, int ranks);
+
 class RankMemory {
 public:
   RankMemory(int ranks, std::int64_t capacity, std::int64_t weights);
