@@ -69,11 +69,7 @@ std::vector<MethodAcceptance> acceptance_of(const std::vector<MethodVariant>& va
   for (std::size_t v = 0; v + 1 < variants.size(); ++v) {
     if (!variants[v].anchor_only) continue;
     const Agreement attention = agreement(tallies[v].tokens, tallies[v + 1].tokens);
-    if (states.empty()) {
-      out.push_back(MethodAcceptance{variants[v].method.name, attention.share(), attention.n});
-      continue;
-    }
-    const Agreement state = agreement(states[v].tokens, states[v + 1].tokens);
+    const Agreement state = states.empty() ? Agreement{} : agreement(states[v].tokens, states[v + 1].tokens);
     const double share = pooled_acceptance(attention.share(), state.share(), g.linear_layers, g.num_layers);
     out.push_back(MethodAcceptance{variants[v].method.name, share, attention.n + state.n});
   }

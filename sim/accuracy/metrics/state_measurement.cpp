@@ -41,9 +41,11 @@ void step_all(const StateShare& s, const Reference& r, int t, std::vector<float>
   }
 }
 
-// The sum of the relative readout errors of every head's queries.
+// The sum of the relative readout errors of every head's queries; with a proxy, also the proxy
+// token of each approximate readout, appended to `tokens`.
 double readout_error_sum(const StateShare& s, const Reference& r, const std::vector<float>& ref,
-                         const std::vector<float>& approx) {
+                         const std::vector<float>& approx, const NextTokenProxy* proxy = nullptr,
+                         std::vector<int>* tokens = nullptr) {
   double sum = 0.0;
   const std::size_t per_head = r.queries.size() / static_cast<std::size_t>(s.heads);
   for (std::size_t i = 0; i < r.queries.size(); ++i) {
@@ -51,19 +53,9 @@ double readout_error_sum(const StateShare& s, const Reference& r, const std::vec
     const std::vector<double> o = state_readout(ref.data() + offset, s.dk, s.dv, r.queries[i]);
     const std::vector<double> o_hat = state_readout(approx.data() + offset, s.dk, s.dv, r.queries[i]);
     sum += relative_error(o, o_hat);
+    if (proxy != nullptr) tokens->push_back(proxy->token(o_hat));
   }
   return sum;
-}
-
-std::vector<int> readout_tokens(const StateShare& s, const Reference& r, const std::vector<float>& state,
-                                const NextTokenProxy& proxy) {
-  std::vector<int> tokens;
-  const std::size_t per_head = r.queries.size() / static_cast<std::size_t>(s.heads);
-  for (std::size_t i = 0; i < r.queries.size(); ++i) {
-    const std::size_t offset = (i / per_head) * head_size(s);
-    tokens.push_back(proxy.token(state_readout(state.data() + offset, s.dk, s.dv, r.queries[i])));
-  }
-  return tokens;
 }
 
 void add_checkpoints(const StateShare& s, const StateProfile& p, Reference& r) {
@@ -85,9 +77,8 @@ StateTally measure_variant(const StateShare& s, const StateProfile& p, const Ref
   const auto channels = static_cast<int>(r.state.size());
   std::vector<float> state = reconstruct_block(v.method, target, quant::BlockView(r.state, 1, channels));
   tally.state.add(r.state, state);
-  tally.readout_sum = readout_error_sum(s, r, r.state, state);
+  tally.readout_sum = readout_error_sum(s, r, r.state, state, &proxy, &tally.tokens);
   tally.readouts = static_cast<int>(r.queries.size());
-  tally.tokens = readout_tokens(s, r, state, proxy);
   std::size_t next = 0;
   for (int t = 0; next < p.continue_steps.size(); ++t) {
     step_all(s, r, t, state);
