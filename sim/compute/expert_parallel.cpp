@@ -41,9 +41,9 @@ AllToAllSplit all_to_all_split(const HardwareSpec& hw, int ranks, Bytes bytes_ou
   if (!(imbalance >= 1.0)) throw std::invalid_argument("expert load imbalance must be at least 1");
   AllToAllSplit split;
   if (ranks <= 1) return split;
-  const double local = std::min(std::max(node_gpus, 1), ranks);
+  split.local_ranks = std::min(std::max(node_gpus, 1), ranks);
   const double bytes = bytes_out_per_rank.as_double();
-  const double in_node = bytes * (local - 1.0) / (ranks - 1.0);
+  const double in_node = bytes * (split.local_ranks - 1.0) / (ranks - 1.0);
   split.across_bytes = bytes - in_node;
   split.in_node_s = imbalance * (in_node / (hw.scale_up_bandwidth.value * hw.scale_up_efficiency));
   split.latency = hw.scale_up_latency + hw.scale_up_step_latency * (ranks - 1);
@@ -62,11 +62,19 @@ Time all_to_all_time(const HardwareSpec& hw, int ranks, Bytes bytes_out_per_rank
   return Time::from_seconds(std::max(split.in_node_s, out_s)) + split.latency;
 }
 
+namespace {
+
+Bytes dispatch_bytes_per_rank(const ModelSpec& model, int ranks, int tokens_per_rank) {
+  const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
+  return Bytes{std::llround(rows * model.hidden_size * 2.0)};
+}
+
+}  // namespace
+
 Time expert_parallel_layer_time(const HardwareSpec& hw, const ModelSpec& model, int ranks,
                                 int tokens_per_rank, double imbalance, int node_gpus) {
   if (!model.moe || ranks <= 1) return Time::zero();
-  const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
-  const Bytes out{std::llround(rows * model.hidden_size * 2.0)};
+  const Bytes out = dispatch_bytes_per_rank(model, ranks, tokens_per_rank);
   return all_to_all_time(hw, ranks, out, imbalance, node_gpus) * 2;
 }
 
@@ -74,13 +82,13 @@ ExpertTraffic expert_parallel_traffic(const HardwareSpec& hw, const ModelSpec& m
                                       int tokens_per_rank, double imbalance, int node_gpus) {
   ExpertTraffic traffic;
   if (!model.moe || ranks <= 1) return traffic;
-  const double rows = static_cast<double>(tokens_per_rank) * model.moe->top_k * (ranks - 1) / ranks;
-  const Bytes out{std::llround(rows * model.hidden_size * 2.0)};
+  const Bytes out = dispatch_bytes_per_rank(model, ranks, tokens_per_rank);
   const AllToAllSplit split = all_to_all_split(hw, ranks, out, imbalance, node_gpus);
-  const int local = std::min(std::max(node_gpus, 1), ranks);
   traffic.in_node_s = 2.0 * split.in_node_s;
   traffic.latency = split.latency * 2;
-  if (ranks > local) traffic.pair_bytes = 2.0 * imbalance * split.across_bytes / (ranks - local);
+  if (ranks > split.local_ranks) {
+    traffic.pair_bytes = 2.0 * imbalance * split.across_bytes / (ranks - split.local_ranks);
+  }
   return traffic;
 }
 

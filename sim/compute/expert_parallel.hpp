@@ -87,8 +87,10 @@ void check_layout(const ExpertParallelLayout& layout, int tensor_parallel, bool 
 
 // One all-to-all in which each of `ranks` ranks sends bytes_out_per_rank, split into its parts:
 // the bytes leaving each rank's node, the in-node transfer time (imbalance included) and the
-// latency terms. Throws std::invalid_argument for imbalance < 1.
+// latency terms, and the ranks that share a node (min(node_gpus, ranks)). Throws
+// std::invalid_argument for imbalance < 1.
 struct AllToAllSplit {
+  int local_ranks = 1;
   double across_bytes = 0.0;
   double in_node_s = 0.0;
   Time latency;
