@@ -6,6 +6,7 @@
 
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/deployment_ttft.hpp"
 #include "sim/compute/timing_calibration.hpp"
 #include "sim/compute/timing_fit.hpp"
 #include "sim/scenario/calibration_csv.hpp"
@@ -28,13 +29,19 @@ std::vector<std::filesystem::path> calibration_files(const DataPaths& data,
   return files;
 }
 
-std::vector<CalibrationPoint> load_all(const std::vector<std::filesystem::path>& files) {
+struct LoadedPoints {
   std::vector<CalibrationPoint> points;
+  std::vector<std::filesystem::path> files;  // the CSV of each point
+};
+
+LoadedPoints load_all(const std::vector<std::filesystem::path>& files) {
+  LoadedPoints loaded;
   for (const auto& file : files) {
     const auto more = scenario::load_calibration_points(file);
-    points.insert(points.end(), more.begin(), more.end());
+    loaded.points.insert(loaded.points.end(), more.begin(), more.end());
+    loaded.files.insert(loaded.files.end(), more.size(), file);
   }
-  return points;
+  return loaded;
 }
 
 // The engine whose all-reduce kernels the allreduce_small rows measure.
@@ -62,9 +69,15 @@ const ModelSpec& model_of(const Specs& specs, const std::string& name) {
   return specs.models.at(name == "-" ? "llama-3.1-8b" : name);
 }
 
-std::vector<double> predict_all(const Specs& specs, const std::vector<CalibrationPoint>& points) {
+std::vector<double> predict_all(const DataPaths& data, const Specs& specs, const LoadedPoints& loaded) {
   std::vector<double> predicted;
-  for (const CalibrationPoint& p : points) {
+  for (std::size_t i = 0; i < loaded.points.size(); ++i) {
+    const CalibrationPoint& p = loaded.points[i];
+    if (p.group == "pd_ttft") {
+      auto deployment = loaded.files[i];
+      predicted.push_back(deployment_ttft_ms(data, deployment.replace_extension(".json"), p));
+      continue;
+    }
     predicted.push_back(
         predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &specs.engine));
   }
@@ -112,19 +125,19 @@ void print_summary(const std::vector<CalibrationSummary>& summary) {
 }  // namespace
 
 int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options) {
-  std::vector<CalibrationPoint> points;
+  LoadedPoints loaded;
   std::vector<double> predicted;
   try {
-    points = load_all(calibration_files(data, options.data));
-    Specs specs = load_specs(data, points);
-    if (options.fit) fit_all(specs, points);
-    predicted = predict_all(specs, points);
+    loaded = load_all(calibration_files(data, options.data));
+    Specs specs = load_specs(data, loaded.points);
+    if (options.fit) fit_all(specs, loaded.points);
+    predicted = predict_all(data, specs, loaded);
   } catch (const std::exception& e) {
     fmt::print(stderr, "lynxsim calibrate-timing: {}\n", e.what());
     return 2;
   }
-  print_points(points, predicted);
-  print_summary(summarize_calibration(points, predicted));
+  print_points(loaded.points, predicted);
+  print_summary(summarize_calibration(loaded.points, predicted));
   return 0;
 }
 

@@ -11,6 +11,10 @@
 //                        notification on the decode side, after the KV is in place
 //   first_decode_launch  from the KV being in place to the request's first decode step being
 //                        scheduled (step alignment, scheduler pick-up)
+//   decode_tokenizes_prompt  the decode instance receives the prompt text only after the prefill
+//                        has finished (a proxy sends the request to prefill, waits, then sends it
+//                        to decode) and tokenizes it again: tokenize_per_token x prompt tokens
+//                        more in the handover; false where the router dispatches to both at once
 // Per forward step (TimingModel::pass):
 //   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
 //                        sampling and output processing, not overlapped with the GPU
@@ -43,6 +47,7 @@ struct EngineSpec {
   Time tokenize_per_token;
   Time kv_connector_setup;
   Time first_decode_launch;
+  bool decode_tokenizes_prompt = false;
   Time step_overhead;
   Time step_overhead_per_sequence;
   bool cuda_graphs = true;
@@ -55,8 +60,11 @@ struct EngineSpec {
   Time request_admission(int prompt_tokens) const {
     return arrival_to_prefill + tokenize_per_token * prompt_tokens;
   }
-  // KV in place to the first decode step being scheduled.
-  Time decode_handover() const { return kv_connector_setup + first_decode_launch; }
+  // KV in place to the first decode step being scheduled, for a prompt of `prompt_tokens`.
+  Time decode_handover(int prompt_tokens) const {
+    const Time retokenize = decode_tokenizes_prompt ? tokenize_per_token * prompt_tokens : Time::zero();
+    return kv_connector_setup + first_decode_launch + retokenize;
+  }
   Time step_time(int sequences) const {
     return step_overhead + step_overhead_per_sequence * sequences;
   }

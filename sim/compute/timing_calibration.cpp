@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <stdexcept>
 
 #include <fmt/format.h>
 
@@ -24,14 +25,17 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 8> kGroups = {
+  static constexpr std::array<std::string_view, 9> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp"};
+      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "pd_ttft"};
   return kGroups;
 }
 
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine) {
+  if (point.group == "pd_ttft") {
+    throw std::invalid_argument("pd_ttft rows are predicted by running their deployment");
+  }
   if (point.group == "allreduce_small") {
     const TimingModel timing(model, hw, point.tp,
                              engine ? std::optional<EngineSpec>(*engine) : std::nullopt);

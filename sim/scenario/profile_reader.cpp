@@ -112,6 +112,7 @@ EngineSpec read_engine_profile(const nlohmann::json& card, const std::string& pa
   e.tokenize_per_token = p.time("tokenize_per_token");
   e.kv_connector_setup = p.time("kv_connector_setup");
   e.first_decode_launch = p.time("first_decode_launch");
+  e.decode_tokenizes_prompt = p.boolean("decode_tokenizes_prompt");
   e.step_overhead = p.time("step_overhead");
   e.step_overhead_per_sequence = p.time("step_overhead_per_sequence");
   e.cuda_graphs = p.boolean("cuda_graphs");

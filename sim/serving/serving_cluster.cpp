@@ -24,8 +24,9 @@ Time admission_delay(const std::optional<EngineSpec>& engine, const RequestState
 }
 
 template <class Action>
-void after_handover(Simulator& sim, const std::optional<EngineSpec>& engine, Action action) {
-  const Time delay = engine ? engine->decode_handover() : Time::zero();
+void after_handover(Simulator& sim, const std::optional<EngineSpec>& engine, const RequestState& r,
+                    Action action) {
+  const Time delay = engine ? engine->decode_handover(r.metrics.context_tokens) : Time::zero();
   if (delay == Time::zero()) {
     action();
   } else {
@@ -142,7 +143,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
           loader_->kv_ready(r);
           return;
         }
-        after_handover(sim_, config_.engine, [this, &r, full_at_ready = r.full_kv] {
+        after_handover(sim_, config_.engine, r, [this, &r, full_at_ready = r.full_kv] {
           const bool full_now = r.full_kv;
           r.full_kv = full_at_ready;  // the whole KV timeline shifts by the handover
           decode_of(r).on_decode_ready(r);
@@ -154,7 +155,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
           loader_->kv_full(r);
           return;
         }
-        after_handover(sim_, config_.engine, [this, &r] { decode_of(r).on_full_kv(r); });
+        after_handover(sim_, config_.engine, r, [this, &r] { decode_of(r).on_full_kv(r); });
       });
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,

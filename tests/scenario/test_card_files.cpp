@@ -159,13 +159,13 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   };
   const EngineSpec ideal = engine("ideal");
   CHECK(ideal.request_admission(32768) == Time::zero());
-  CHECK(ideal.decode_handover() == Time::zero());
+  CHECK(ideal.decode_handover(8192) == Time::zero());
   CHECK(ideal.step_time(256) == Time::zero());
   CHECK(ideal.layer_time() == Time::zero());
   const EngineSpec vllm = engine("vllm");
   CHECK(vllm.name == "vllm");
   CHECK(vllm.request_admission(1) > Time::zero());
-  CHECK(vllm.decode_handover() > engine("vllm-fast-handover").decode_handover());
+  CHECK(vllm.decode_handover(8192) > engine("vllm-fast-handover").decode_handover(8192));
   CHECK(vllm.step_time(64) > vllm.step_time(1));
   CHECK(engine("sglang").step_time(64) == Time::zero());
   CHECK(engine("mindie").step_time(300) > vllm.step_time(300));

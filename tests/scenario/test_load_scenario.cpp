@@ -223,7 +223,7 @@ TEST_CASE("serving.engine defaults to vllm, takes a preset or an inline profile,
   CHECK(s.serving.engine->name == "vllm");
   CHECK(s.resolved["serving"]["engine"]["preset"] == "vllm");
   CHECK(s.resolved["serving"]["engine"]["name"] == "vllm");
-  CHECK(quickstart({"serving.engine=ideal"}).serving.engine->decode_handover() == Time::zero());
+  CHECK(quickstart({"serving.engine=ideal"}).serving.engine->decode_handover(8192) == Time::zero());
   try {
     quickstart({"serving.engine=tgi"});
     FAIL("no error for an unknown engine");

@@ -50,6 +50,19 @@ TEST_CASE("an engine's per-request costs add to TTFT once each") {
   }
 }
 
+TEST_CASE("a decode side that tokenizes the prompt again adds that tokenization to the handover") {
+  ServingConfig c = test::quickstart_config(4096, 4);
+  c.engine = request_costs_only(c.prefill.gpu);
+  const MethodResult once = run_serving(c, quant::method_from_name("bf16"), quality());
+  c.engine->decode_tokenizes_prompt = true;
+  const MethodResult twice = run_serving(c, quant::method_from_name("bf16"), quality());
+  const RequestMetrics& a = once.requests.at(0);
+  const RequestMetrics& b = twice.requests.at(0);
+  CHECK(b.prefill_done_at == a.prefill_done_at);
+  CHECK(b.ttft_commit() - a.ttft_commit() == Time::from_us(1.0) * 4096);
+  CHECK(c.engine->decode_handover(1000) - c.engine->decode_handover(0) == Time::from_us(1000.0));
+}
+
 TEST_CASE("an engine's step costs replace the GPU profile's step and layer overheads") {
   const ModelSpec m = test::model_card("llama-3.1-8b");
   const HardwareSpec gpu = test::gpu_profile("h100-sxm");
