@@ -25,9 +25,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 9> kGroups = {
+  static constexpr std::array<std::string_view, 10> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "pd_ttft"};
+      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "decode_step", "pd_ttft"};
   return kGroups;
 }
 
@@ -46,6 +46,10 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
   }
   const TimingModel timing(model, hw, point.tp);
   if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
+  if (point.group == "decode_step") {
+    const std::vector<int> kv(static_cast<std::size_t>(point.tokens), static_cast<int>(point.context));
+    return timing.decode_step(kv).time.seconds() * 1e3;
+  }
   if (point.group == "attention_decode") {
     return timing
                .decode_attention(static_cast<int>(point.tokens), static_cast<int>(point.context),

@@ -25,7 +25,14 @@
 //       a whole prefill of `tokens` prompt tokens at tensor parallelism `tp` (TimingModel::prefill,
 //       every layer with its two all-reduces and the LM head), against a served model's
 //       time to first token at concurrency 1, which also holds the engine's and client's
-//       per-request costs (a few milliseconds): hold-out rows only.
+//       per-request costs (a few milliseconds): hold-out rows only;
+//   decode_step
+//       one whole decode step of `tokens` sequences of `context` cached tokens each at tensor
+//       parallelism `tp` (TimingModel::decode_step with the GPU profile's own step and layer
+//       costs, no serving engine), against a C++ engine's per-token latency at a static batch;
+//   pd_ttft
+//       a prefill/decode deployment's time to first token at concurrency 1, run through the
+//       serving simulation (sim/app/deployment_ttft.hpp); predict_calibration_ms refuses it.
 //
 // The error of a point is |predicted - measured| / measured. Points marked holdout were kept out of
 // every fitted constant; summaries report the calibration set and the hold-out separately with the
