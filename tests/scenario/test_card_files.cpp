@@ -166,6 +166,8 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(vllm.name == "vllm");
   CHECK(vllm.request_admission(1) > Time::zero());
   CHECK(vllm.decode_handover(8192) > engine("vllm-fast-handover").decode_handover(8192));
+  CHECK(engine("vllm-loaded-handover").decode_handover(8192) > vllm.decode_handover(8192));
+  CHECK(vllm.decode_handover(8192) - vllm.decode_handover(0) == vllm.tokenize_per_token * 8192);
   CHECK(vllm.step_time(64) > vllm.step_time(1));
   CHECK(engine("sglang").step_time(64) == Time::zero());
   CHECK(engine("mindie").step_time(300) > vllm.step_time(300));
