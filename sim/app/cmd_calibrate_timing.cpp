@@ -69,7 +69,8 @@ const ModelSpec& model_of(const Specs& specs, const std::string& name) {
   return specs.models.at(name == "-" ? "llama-3.1-8b" : name);
 }
 
-std::vector<double> predict_all(const DataPaths& data, const Specs& specs, const LoadedPoints& loaded) {
+std::vector<double> predict_all(const DataPaths& data, const Specs& specs,
+                                const LoadedPoints& loaded) {
   std::vector<double> predicted;
   for (std::size_t i = 0; i < loaded.points.size(); ++i) {
     const CalibrationPoint& p = loaded.points[i];

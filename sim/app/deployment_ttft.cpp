@@ -14,11 +14,12 @@ namespace {
 void check_matches(const scenario::Scenario& s, const std::filesystem::path& deployment,
                    const CalibrationPoint& point) {
   const auto& prefill = s.serving.prefill;
-  if (s.serving.model.name != point.model || prefill.gpu.name != point.gpu || prefill.tensor_parallel != point.tp) {
+  if (s.serving.model.name != point.model || prefill.gpu.name != point.gpu ||
+      prefill.tensor_parallel != point.tp) {
     throw std::runtime_error(fmt::format(
         "{}: the deployment runs {} on {} at TP {}, its row names {} on {} at TP {}",
-        deployment.string(), s.serving.model.name, prefill.gpu.name, prefill.tensor_parallel, point.model,
-        point.gpu, point.tp));
+        deployment.string(), s.serving.model.name, prefill.gpu.name, prefill.tensor_parallel,
+        point.model, point.gpu, point.tp));
   }
 }
 

@@ -8,7 +8,8 @@
 // (`tokens`) and output (`context`) lengths, alone in the cluster as at the concurrency of 1 the
 // sources measured at, transferring BF16 KV (method `bf16`, what the measured connectors send);
 // the prediction is that request's client TTFT: arrival to the first token the client receives,
-// the engine's host costs, prefill, KV transfer, handover and the decode side's first step included.
+// the engine's host costs, prefill, KV transfer, handover and the decode side's first step
+// included.
 // The row's model, gpu and tp must be the scenario's (its prefill group), else std::runtime_error
 // naming both.
 

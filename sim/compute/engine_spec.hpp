@@ -62,7 +62,8 @@ struct EngineSpec {
   }
   // KV in place to the first decode step being scheduled, for a prompt of `prompt_tokens`.
   Time decode_handover(int prompt_tokens) const {
-    const Time retokenize = decode_tokenizes_prompt ? tokenize_per_token * prompt_tokens : Time::zero();
+    const Time retokenize =
+        decode_tokenizes_prompt ? tokenize_per_token * prompt_tokens : Time::zero();
     return kv_connector_setup + first_decode_launch + retokenize;
   }
   Time step_time(int sequences) const {

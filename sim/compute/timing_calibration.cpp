@@ -47,7 +47,8 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
   const TimingModel timing(model, hw, point.tp);
   if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
   if (point.group == "decode_step") {
-    const std::vector<int> kv(static_cast<std::size_t>(point.tokens), static_cast<int>(point.context));
+    const std::vector<int> kv(static_cast<std::size_t>(point.tokens),
+                              static_cast<int>(point.context));
     return timing.decode_step(kv).time.seconds() * 1e3;
   }
   if (point.group == "attention_decode") {
