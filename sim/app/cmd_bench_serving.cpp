@@ -7,7 +7,7 @@
 
 #include "sim/app/bench_serving.hpp"
 #include "sim/app/input_errors.hpp"
-#include "sim/net/network_factory.hpp"
+#include "sim/app/scenario_serving.hpp"
 #include "sim/scenario/scenario.hpp"
 #include "sim/serving/serving_run.hpp"
 
@@ -116,8 +116,7 @@ int cmd_bench_serving(const DataPaths& data, const ServingBenchOptions& options)
                                            fmt::format("speculation.acceptance={}", kBenchAcceptance)};
   const auto file = data.root / kBenchScenario;
   const scenario::Scenario s = scenario::load_scenario(file, overrides, data);
-  serving::ServingConfig config = s.serving;
-  config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
+  const serving::ServingConfig config = runnable_serving(s);
   fmt::print("serving benchmark: {} ({} requests), acceptance {} (accuracy not measured)\n\n",
              file.string(), config.requests.size(), kBenchAcceptance);
   fmt::print("{:<8} {:>9} {:>12} {:>9} {:>9} {:>12} {:>11} {:>13}\n", "method", "requests", "events",

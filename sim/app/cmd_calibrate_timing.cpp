@@ -53,20 +53,25 @@ struct Specs {
   EngineSpec engine;
 };
 
+// The model card a row's timing uses: rows without a model ("-", all-reduce) take llama-3.1-8b.
+std::string card_of(const std::string& model) { return model == "-" ? "llama-3.1-8b" : model; }
+
+// The cards the rows predicted by the timing model need; pd_ttft rows load their deployment.
 Specs load_specs(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
   Specs specs;
   specs.engine = scenario::load_engine_profile(data.root / "configs" / "engines" /
                                                (std::string(kSmallAllreduceEngine) + ".json"));
   for (const CalibrationPoint& p : points) {
+    if (p.group == "pd_ttft") continue;
     if (!specs.gpus.count(p.gpu)) specs.gpus.emplace(p.gpu, find_gpu(data, p.gpu));
-    const std::string model = p.model == "-" ? "llama-3.1-8b" : p.model;
+    const std::string model = card_of(p.model);
     if (!specs.models.count(model)) specs.models.emplace(model, find_model(data, model));
   }
   return specs;
 }
 
 const ModelSpec& model_of(const Specs& specs, const std::string& name) {
-  return specs.models.at(name == "-" ? "llama-3.1-8b" : name);
+  return specs.models.at(card_of(name));
 }
 
 std::vector<double> predict_all(const DataPaths& data, const Specs& specs,

@@ -6,6 +6,7 @@
 #include "sim/app/method_quality.hpp"
 #include "sim/app/run_progress.hpp"
 #include "sim/app/scenario_check.hpp"
+#include "sim/app/scenario_serving.hpp"
 #include "sim/app/trace_observer.hpp"
 #include "sim/net/network_factory.hpp"
 #include "sim/report/method_summary.hpp"
@@ -59,8 +60,7 @@ std::vector<serving::MethodResult> run_methods(const scenario::Scenario& s,
                                                const std::vector<serving::MethodQuality>& qualities,
                                                report::TraceWriter* trace, const TraceFilter& filter,
                                                RunProgress& progress) {
-  serving::ServingConfig config = s.serving;
-  config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
+  const serving::ServingConfig config = runnable_serving(s);
   std::vector<serving::MethodResult> results;
   int next_pid = 1;
   for (std::size_t i = 0; i < s.methods.size(); ++i) {

@@ -4,8 +4,7 @@
 
 #include <fmt/format.h>
 
-#include "sim/net/network_factory.hpp"
-#include "sim/scenario/scenario.hpp"
+#include "sim/app/scenario_serving.hpp"
 #include "sim/serving/serving_run.hpp"
 
 namespace lynxsim::app {
@@ -33,9 +32,7 @@ double deployment_ttft_ms(const DataPaths& data, const std::filesystem::path& de
       R"(methods=["bf16"])", "accuracy.enabled=false"};
   const scenario::Scenario s = scenario::load_scenario(deployment, overrides, data);
   check_matches(s, deployment, point);
-  serving::ServingConfig config = s.serving;
-  config.make_network = [&s](Simulator& sim) { return net::make_network(sim, s.network); };
-  const serving::MethodResult result = serving::run_serving(config, s.methods.at(0), {});
+  const serving::MethodResult result = serving::run_serving(runnable_serving(s), s.methods.at(0), {});
   return result.requests.at(0).ttft().seconds() * 1e3;
 }
 
