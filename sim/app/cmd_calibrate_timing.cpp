@@ -44,13 +44,13 @@ LoadedPoints load_all(const std::vector<std::filesystem::path>& files) {
   return loaded;
 }
 
-// The engine whose all-reduce kernels the allreduce_small rows measure.
-constexpr const char* kSmallAllreduceEngine = "vllm";
-
 struct Specs {
   std::map<std::string, ModelSpec> models;
   std::map<std::string, HardwareSpec> gpus;  // in order of name
-  EngineSpec engine;
+  std::map<std::string, EngineSpec, std::less<>> engines;  // calibration_engine of each group
+  const EngineSpec& engine_of(const CalibrationPoint& p) const {
+    return engines.find(calibration_engine(p.group))->second;
+  }
 };
 
 // The model card a row's timing uses: rows without a model ("-", all-reduce) take llama-3.1-8b.
@@ -59,10 +59,13 @@ std::string card_of(const std::string& model) { return model == "-" ? "llama-3.1
 // The cards the rows predicted by the timing model need; pd_ttft rows load their deployment.
 Specs load_specs(const DataPaths& data, const std::vector<CalibrationPoint>& points) {
   Specs specs;
-  specs.engine = scenario::load_engine_profile(data.root / "configs" / "engines" /
-                                               (std::string(kSmallAllreduceEngine) + ".json"));
   for (const CalibrationPoint& p : points) {
     if (p.group == "pd_ttft") continue;
+    const std::string engine(calibration_engine(p.group));
+    if (!specs.engines.count(engine)) {
+      specs.engines.emplace(engine, scenario::load_engine_profile(data.root / "configs" / "engines" /
+                                                                  (engine + ".json")));
+    }
     if (!specs.gpus.count(p.gpu)) specs.gpus.emplace(p.gpu, find_gpu(data, p.gpu));
     const std::string model = card_of(p.model);
     if (!specs.models.count(model)) specs.models.emplace(model, find_model(data, model));
@@ -85,7 +88,7 @@ std::vector<double> predict_all(const DataPaths& data, const Specs& specs,
       continue;
     }
     predicted.push_back(
-        predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &specs.engine));
+        predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &specs.engine_of(p)));
   }
   return predicted;
 }

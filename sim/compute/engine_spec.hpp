@@ -18,7 +18,11 @@
 // Per forward step (TimingModel::pass):
 //   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
 //                        sampling and output processing, not overlapped with the GPU
-//   layer_launch_overhead per layer when cuda_graphs is false (eager launches); zero with graphs
+//   layer_launch_overhead host time to issue one layer's kernels when the pass runs without CUDA
+//                        graphs (cuda_graphs for decode and verification batches, prefill_cuda_graphs
+//                        for passes with a prompt chunk). The host issues kernels asynchronously, ahead
+//                        of the GPU, so a layer takes max(layer_launch_overhead, its GPU time): a short
+//                        eager pass is bound by the host, a long one by the GPU. Zero with graphs.
 // Per layer with tensor parallelism (TimingModel::layer_breakdown):
 //   tp_comm_overlap      fraction of the layer's two all-reduces that runs under the layer's GEMM
 //                        and elementwise kernels (async TP, GEMM/collective fusion); the exposed
@@ -31,7 +35,7 @@
 //                        max bytes 0: NCCL's ring for every message
 //
 // A TimingModel built with an engine takes these per-step costs in place of the hardware profile's
-// step_overhead and layer_overhead.
+// step_overhead and (additive) layer_overhead.
 
 #include <cstdint>
 #include <string>
@@ -51,6 +55,7 @@ struct EngineSpec {
   Time step_overhead;
   Time step_overhead_per_sequence;
   bool cuda_graphs = true;
+  bool prefill_cuda_graphs = true;
   Time layer_launch_overhead;
   double tp_comm_overlap = 0.0;
   Time small_allreduce_latency;
@@ -69,7 +74,10 @@ struct EngineSpec {
   Time step_time(int sequences) const {
     return step_overhead + step_overhead_per_sequence * sequences;
   }
-  Time layer_time() const { return cuda_graphs ? Time::zero() : layer_launch_overhead; }
+  // Host time to issue one layer of a pass, zero when the pass runs as a CUDA graph.
+  Time layer_host_time(bool prefill) const {
+    return (prefill ? prefill_cuda_graphs : cuda_graphs) ? Time::zero() : layer_launch_overhead;
+  }
   // The part of a layer's all-reduce time `allreduce` left exposed next to `compute` of GEMM and
   // elementwise kernels.
   Time exposed_allreduce(Time allreduce, Time compute) const {

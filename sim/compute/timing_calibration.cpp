@@ -31,6 +31,10 @@ std::span<const std::string_view> calibration_groups() {
   return kGroups;
 }
 
+std::string_view calibration_engine(std::string_view group) {
+  return group == "decode_step" ? "lmdeploy-turbomind" : "vllm";
+}
+
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine) {
   if (point.group == "pd_ttft") {
@@ -44,13 +48,15 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
   if (point.group == "allreduce" || point.group == "allreduce_engine") {
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }
-  const TimingModel timing(model, hw, point.tp);
-  if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
   if (point.group == "decode_step") {
+    const TimingModel timing(model, hw, point.tp,
+                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
     const std::vector<int> kv(static_cast<std::size_t>(point.tokens),
                               static_cast<int>(point.context));
     return timing.decode_step(kv).time.seconds() * 1e3;
   }
+  const TimingModel timing(model, hw, point.tp);
+  if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
   if (point.group == "attention_decode") {
     return timing
                .decode_attention(static_cast<int>(point.tokens), static_cast<int>(point.context),

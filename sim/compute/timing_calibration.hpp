@@ -28,8 +28,9 @@
 //       per-request costs (a few milliseconds): hold-out rows only;
 //   decode_step
 //       one whole decode step of `tokens` sequences of `context` cached tokens each at tensor
-//       parallelism `tp` (TimingModel::decode_step with the GPU profile's own step and layer
-//       costs, no serving engine), against a C++ engine's per-token latency at a static batch;
+//       parallelism `tp` (TimingModel::decode_step with the engine that ran them, its host launch
+//       time hidden under each layer's GPU time), against a C++ engine's per-token latency at a
+//       static batch;
 //   pd_ttft
 //       a prefill/decode deployment's time to first token at concurrency 1, run through the
 //       serving simulation (sim/app/deployment_ttft.hpp); predict_calibration_ms refuses it.
@@ -72,7 +73,13 @@ struct CalibrationSummary {
 // The groups above, in this order (the calibration files are read by sim/scenario/calibration_csv).
 std::span<const std::string_view> calibration_groups();
 
-// `engine` is used by the allreduce_small group only (nullptr: no engine, NCCL's ring).
+// `engine` is used by the allreduce_small group (nullptr: no engine, NCCL's ring) and by the
+// decode_step group (the engine that ran the steps; nullptr: the GPU profile's overheads); the
+// profile a group's rows were measured with is calibration_engine(group).
+// The configs/engines/ profile that ran a group's measurements: vLLM's all-reduce kernels for
+// allreduce_small, LMDeploy's TurboMind for decode_step; "vllm" for groups that use none.
+std::string_view calibration_engine(std::string_view group);
+
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine = nullptr);
 

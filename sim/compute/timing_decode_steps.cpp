@@ -22,6 +22,7 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
   d.sequences_ = sequences;
   const TokenCosts& costs = token_costs(sequences);
   d.layer_fixed_ = costs.layer_fixed;
+  d.host_ = layer_host_time(PassTotals{});
   d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences) : hw_.step_overhead);
   d.gqa_ = layout_.trivial() && !layered_attention_;
   const double hd = model_.head_dim;
@@ -35,14 +36,14 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
 }
 
 Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
-  if (gqa_) return (layer_fixed_ + gqa_attention(kv_lengths)) * timing_->model_.num_layers + tail_;
+  if (gqa_) return max(host_, layer_fixed_ + gqa_attention(kv_lengths)) * timing_->model_.num_layers + tail_;
   PassTotals plain;
   plain.sequences = sequences_;
   plain.new_tokens = sequences_;
   plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
   plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
   if (!timing_->layout_.trivial()) return timing_->pass_time(plain, sequences_);
-  return (layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
+  return max(host_, layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail_;
 }
 
 Time TimingModel::DecodeSteps::gqa_attention(std::int64_t kv_lengths) const {

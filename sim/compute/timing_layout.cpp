@@ -103,7 +103,8 @@ LayerBreakdown TimingModel::parallel_layer(const PassTotals& totals) const {
   const Time exchange = layout_.expert_parallel > 1 ? expert_exchange_time(busy.new_tokens) : all_rows;
   layer.allreduce_time = tp_allreduce(attention_tp(), activation_rows(busy.new_tokens, hidden)) +
                          Time::from_seconds(moe_share * exchange.seconds() + (1.0 - moe_share) * all_rows.seconds());
-  layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
+  layer.overhead_time = additive_layer_overhead();
+  layer.host_time = layer_host_time(totals);
   return layer;
 }
 

@@ -61,7 +61,7 @@ OpTiming scaled(const OpTiming& op, int k) {
 const char* to_string(Bound bound) { return bound == Bound::compute ? "compute" : "memory"; }
 
 Time LayerBreakdown::total_time() const {
-  return linear.time + attention.time + elementwise.time + allreduce_time + overhead_time;
+  return max(host_time, linear.time + attention.time + elementwise.time + allreduce_time + overhead_time);
 }
 
 Bound LayerBreakdown::bound() const { return dominant({linear, attention, elementwise}); }
@@ -133,8 +133,15 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
       throw std::invalid_argument("token counts must not be negative");
     }
     totals.add(c);
+    totals.prefill = totals.prefill || c.new_tokens > 1;
   }
   return totals;
+}
+
+Time TimingModel::additive_layer_overhead() const { return engine_ ? Time::zero() : hw_.layer_overhead; }
+
+Time TimingModel::layer_host_time(const PassTotals& totals) const {
+  return engine_ ? engine_->layer_host_time(totals.prefill) : Time::zero();
 }
 
 OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) const {
@@ -230,7 +237,8 @@ LayerBreakdown TimingModel::layer_breakdown(const PassTotals& totals) const {
   layer.attention = attention_op(totals);
   layer.elementwise = costs.elementwise;
   layer.allreduce_time = costs.allreduce_time;
-  layer.overhead_time = engine_ ? engine_->layer_time() : hw_.layer_overhead;
+  layer.overhead_time = additive_layer_overhead();
+  layer.host_time = layer_host_time(totals);
   return layer;
 }
 
@@ -243,8 +251,7 @@ TimingModel::TokenCosts TimingModel::compute_token_costs(int tokens) const {
   if (engine_) {
     c.allreduce_time = engine_->exposed_allreduce(c.allreduce_time, c.linear.time + c.elementwise.time);
   }
-  c.layer_fixed = c.linear.time + c.elementwise.time + c.allreduce_time +
-                  (engine_ ? engine_->layer_time() : hw_.layer_overhead);
+  c.layer_fixed = c.linear.time + c.elementwise.time + c.allreduce_time + additive_layer_overhead();
   c.lm_head = compute_lm_head(tokens);
   c.known = true;
   return c;
@@ -304,7 +311,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
 Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   if (!layout_.trivial()) return pass(totals, logit_rows).time;
   const TokenCosts& costs = token_costs(totals.new_tokens);
-  const Time layer = costs.layer_fixed + attention_op(totals).time;
+  const Time layer = max(layer_host_time(totals), costs.layer_fixed + attention_op(totals).time);
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
   const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
   return layer * model_.num_layers + head + step;

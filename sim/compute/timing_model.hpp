@@ -48,7 +48,7 @@
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
 // A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
-// model has an engine; its layer_time() then replaces layer_overhead), where the LM head is a linear operator of
+// model has an engine, which then has no additive layer_overhead), where the LM head is a linear operator of
 // vocab * hidden / t weights (one GEMM kernel) applied to one token per sequence (prefill and
 // decode emit one logit row per sequence; verification emits one per query token).
 //
@@ -60,6 +60,13 @@
 //   verify_step = decode_step(batch) + pass(batch with verifying chunks) - pass(batch)
 // so the verifying positions add the roofline's extra linear, attention, elementwise and LM-head
 // work at the batch's total query count, on top of whatever decode_step costs.
+//
+// An engine that runs a pass without CUDA graphs (engine_spec.hpp) issues each layer's kernels from
+// the host in layer_launch_overhead, ahead of the GPU: the layer takes
+//   max(layer_launch_overhead, linear + attention + elementwise + all-reduces).
+// A pass timed from a list of chunks with more than one new token in some chunk is a prefill pass
+// (prefill_cuda_graphs); one built from single-token or verifying chunks (PassTotals::add) is a
+// decode step (cuda_graphs).
 //
 // The bound of a composite (a layer, a pass) is the bound that accounts for more of its roofline
 // time (fixed costs and all-reduces excluded).
@@ -162,6 +169,7 @@ struct PassTotals {
   int new_tokens = 0;           // N = sum n_i
   double attention_pairs = 0.0; // sum n_i * (c_i + n_i / 2)
   double kv_read_tokens = 0.0;  // sum (c_i + n_i)
+  bool prefill = false;         // a pass with a prompt chunk (TimingModel::totals_of)
   void add(SequenceChunk c) {
     ++sequences;
     if (c.new_tokens == 0) return;
@@ -179,6 +187,7 @@ struct LayerBreakdown {
   OpTiming elementwise;
   Time allreduce_time;
   Time overhead_time;
+  Time host_time;  // the engine's host issue time of the layer; the layer takes at least this
   Time total_time() const;
   Bound bound() const;
 };
@@ -233,6 +242,7 @@ public:
     const TimingModel* timing_ = nullptr;
     int sequences_ = 0;
     Time layer_fixed_;  // a layer without attention
+    Time host_;         // the engine's host issue time of one decode layer
     Time tail_;         // LM head and step overhead
     bool gqa_ = false;  // GQA attention on a trivial layout: timed by gqa_attention below
     double flops_per_pair_ = 0.0;
@@ -326,6 +336,9 @@ private:
   OpTiming linear_attention(const PassTotals& totals) const;
   LayerBreakdown layer_breakdown(const PassTotals& totals) const;
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
+  // The hardware profile's layer_overhead without an engine; an engine has no additive one.
+  Time additive_layer_overhead() const;
+  Time layer_host_time(const PassTotals& totals) const;
   OpTiming elementwise_op(double tokens) const;
   PassTotals busiest_dp_rank(const PassTotals& totals) const;
   OpTiming parallel_linear_op(double tokens, double busiest_tokens) const;

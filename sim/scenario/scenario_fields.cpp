@@ -149,8 +149,13 @@ constexpr std::array kServing{
           .doc = "integrate link loads for utilisation figures", .default_json = "true"},
     Field{.key = "engine",
           .doc = "a serving-engine profile name from `configs/engines/` (`vllm`, "
-                 "`vllm-fast-handover`, `sglang`, `mindie`, `ideal`) or an inline profile object",
+                 "`vllm-fast-handover`, `vllm-loaded-handover`, `sglang`, `mindie`, "
+                 "`lmdeploy-turbomind`, `ideal`) or an inline profile object",
           .default_json = "\"vllm\""},
+    Field{.key = "prompt_token_ids", .type = T::boolean,
+          .doc = "clients send token ids rather than text (a benchmark's `--tokenize-prompt`): "
+                 "the engine's tokenization costs nothing",
+          .default_json = "false"},
 };
 
 constexpr std::array kSpeculation{

@@ -46,6 +46,7 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
   cfg.decode_memory.usable_fraction =
       r.number(F["decode_hbm_fraction"]).value_or(cfg.decode_memory.usable_fraction);
   cfg.measure_links = r.boolean(F["measure_links"]).value_or(true);
+  cfg.prompt_token_ids = r.boolean(F["prompt_token_ids"]).value_or(false);
   const Field& engine = F["engine"];
   resolved["engine"] = r.get(engine.key) != nullptr ? *r.get(engine.key)
                                                     : json::parse(engine.default_json);

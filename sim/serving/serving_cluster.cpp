@@ -19,14 +19,18 @@ std::vector<net::HostId> rank_hosts(const net::Network& network, net::PoolId poo
   return hosts;
 }
 
-Time admission_delay(const std::optional<EngineSpec>& engine, const RequestState& r) {
-  return engine ? engine->request_admission(r.metrics.context_tokens) : Time::zero();
+// The prompt tokens the engine tokenizes: none when clients send token ids.
+int text_tokens(const ServingConfig& config, const RequestState& r) {
+  return config.prompt_token_ids ? 0 : r.metrics.context_tokens;
+}
+
+Time admission_delay(const ServingConfig& config, const RequestState& r) {
+  return config.engine ? config.engine->request_admission(text_tokens(config, r)) : Time::zero();
 }
 
 template <class Action>
-void after_handover(Simulator& sim, const std::optional<EngineSpec>& engine, const RequestState& r,
-                    Action action) {
-  const Time delay = engine ? engine->decode_handover(r.metrics.context_tokens) : Time::zero();
+void after_handover(Simulator& sim, const ServingConfig& config, const RequestState& r, Action action) {
+  const Time delay = config.engine ? config.engine->decode_handover(text_tokens(config, r)) : Time::zero();
   if (delay == Time::zero()) {
     action();
   } else {
@@ -143,7 +147,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
           loader_->kv_ready(r);
           return;
         }
-        after_handover(sim_, config_.engine, r, [this, &r, full_at_ready = r.full_kv] {
+        after_handover(sim_, config_, r, [this, &r, full_at_ready = r.full_kv] {
           const bool full_now = r.full_kv;
           r.full_kv = full_at_ready;  // the whole KV timeline shifts by the handover
           decode_of(r).on_decode_ready(r);
@@ -155,7 +159,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
           loader_->kv_full(r);
           return;
         }
-        after_handover(sim_, config_.engine, r, [this, &r] { decode_of(r).on_full_kv(r); });
+        after_handover(sim_, config_, r, [this, &r] { decode_of(r).on_full_kv(r); });
       });
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
@@ -175,7 +179,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
 void ServingCluster::schedule(std::deque<RequestState>& requests) {
   arrivals_.clear();
   for (RequestState& r : requests) {
-    arrivals_.push_back({r.metrics.arrived_at + admission_delay(config_.engine, r), &r});
+    arrivals_.push_back({r.metrics.arrived_at + admission_delay(config_, r), &r});
   }
   const std::uint64_t first = sim_.reserve_sequences(arrivals_.size());
   for (std::size_t i = 0; i < arrivals_.size(); ++i) arrivals_[i].sequence = first + i;

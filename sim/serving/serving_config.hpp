@@ -164,6 +164,8 @@ struct ServingConfig {
   int max_decode_batch = 256;
   // The serving engine's host-side costs (engine_spec.hpp); none: the GPU profiles' overheads only.
   std::optional<EngineSpec> engine;
+  // Clients send token ids, not text (a benchmark's --tokenize-prompt): no side tokenizes the prompt.
+  bool prompt_token_ids = false;
   RouterPolicy router = RouterPolicy::round_robin;
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;

@@ -161,7 +161,8 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(ideal.request_admission(32768) == Time::zero());
   CHECK(ideal.decode_handover(8192) == Time::zero());
   CHECK(ideal.step_time(256) == Time::zero());
-  CHECK(ideal.layer_time() == Time::zero());
+  CHECK(ideal.layer_host_time(true) == Time::zero());
+  CHECK(ideal.layer_host_time(false) == Time::zero());
   const EngineSpec vllm = engine("vllm");
   CHECK(vllm.name == "vllm");
   CHECK(vllm.request_admission(1) > Time::zero());

@@ -14,7 +14,8 @@ namespace {
 
 MethodQuality quality() { return MethodQuality{0.9, "test", {}, 0.0}; }
 
-// Only per-request costs: the per-step costs equal to the GPU profile's, so steps keep their times.
+// Only per-request costs: the per-step costs equal to the GPU profile's, so steps keep their times
+// on GPUs without an additive layer overhead (an engine has none).
 EngineSpec request_costs_only(const HardwareSpec& gpu) {
   EngineSpec e;
   e.name = "test";
@@ -23,15 +24,20 @@ EngineSpec request_costs_only(const HardwareSpec& gpu) {
   e.kv_connector_setup = Time::from_ms(20.0);
   e.first_decode_launch = Time::from_ms(5.0);
   e.step_overhead = gpu.step_overhead;
-  e.cuda_graphs = false;
-  e.layer_launch_overhead = gpu.layer_overhead;
   return e;
+}
+
+ServingConfig quickstart_without_layer_overhead(int context, int requests) {
+  ServingConfig c = test::quickstart_config(context, requests);
+  c.prefill.gpu.layer_overhead = Time::zero();
+  c.decode.gpu.layer_overhead = Time::zero();
+  return c;
 }
 
 }  // namespace
 
 TEST_CASE("an engine's per-request costs add to TTFT once each") {
-  ServingConfig c = test::quickstart_config(4096, 4);
+  ServingConfig c = quickstart_without_layer_overhead(4096, 4);
   const MethodResult plain = run_serving(c, quant::method_from_name("lynx"), quality());
   c.engine = request_costs_only(c.prefill.gpu);
   const MethodResult with = run_serving(c, quant::method_from_name("lynx"), quality());
@@ -51,7 +57,7 @@ TEST_CASE("an engine's per-request costs add to TTFT once each") {
 }
 
 TEST_CASE("a decode side that tokenizes the prompt again adds that tokenization to the handover") {
-  ServingConfig c = test::quickstart_config(4096, 4);
+  ServingConfig c = quickstart_without_layer_overhead(4096, 4);
   c.engine = request_costs_only(c.prefill.gpu);
   const MethodResult once = run_serving(c, quant::method_from_name("bf16"), quality());
   c.engine->decode_tokenizes_prompt = true;
@@ -69,20 +75,57 @@ TEST_CASE("an engine's step costs replace the GPU profile's step and layer overh
   EngineSpec graphs;
   graphs.step_overhead = Time::from_ms(1.0);
   graphs.step_overhead_per_sequence = Time::from_us(40.0);
-  graphs.cuda_graphs = true;
   graphs.layer_launch_overhead = Time::from_us(30.0);
-  EngineSpec eager = graphs;
-  eager.cuda_graphs = false;
   const TimingModel none(m, gpu, 1);
   const TimingModel with_graphs(m, gpu, 1, graphs);
-  const TimingModel without_graphs(m, gpu, 1, eager);
   const std::vector<int> batch(8, 2048);
   const Time base =
       none.decode_step(batch).time - gpu.step_overhead - gpu.layer_overhead * m.num_layers;
   CHECK(with_graphs.decode_step(batch).time ==
         base + Time::from_ms(1.0) + Time::from_us(40.0) * 8);
-  CHECK(without_graphs.decode_step(batch).time - with_graphs.decode_step(batch).time ==
-        Time::from_us(30.0) * m.num_layers);
+}
+
+TEST_CASE("without CUDA graphs a layer takes the longer of its host launch time and its GPU time") {
+  const ModelSpec m = test::model_card("llama-3.1-8b");
+  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
+  EngineSpec graphs;
+  graphs.step_overhead = Time::from_ms(1.0);
+  EngineSpec eager = graphs;
+  eager.cuda_graphs = false;
+  eager.prefill_cuda_graphs = false;
+  const std::vector<int> batch(8, 2048);
+  const TimingModel with_graphs(m, gpu, 1, graphs);
+  const Time layers = with_graphs.decode_step(batch).time - Time::from_ms(1.0) - with_graphs.lm_head(8).time;
+  const Time gpu_layer = Time::from_ps(layers.ps() / m.num_layers);
+  REQUIRE(gpu_layer * m.num_layers == layers);
+  const auto step = [&](Time launch) {
+    eager.layer_launch_overhead = launch;
+    return TimingModel(m, gpu, 1, eager).decode_step(batch).time;
+  };
+  CHECK(step(Time::from_ps(gpu_layer.ps() / 2)) == with_graphs.decode_step(batch).time);
+  CHECK(step(gpu_layer * 3) - step(gpu_layer * 2) == gpu_layer * m.num_layers);
+  const TimingModel host_bound(m, gpu, 1, eager);
+  const std::vector<SequenceChunk> one{{1, 2048}};
+  CHECK(host_bound.layer_breakdown(one).total_time() == gpu_layer * 3);
+}
+
+TEST_CASE("prefill passes follow prefill_cuda_graphs, decode steps cuda_graphs") {
+  const ModelSpec m = test::model_card("llama-3.1-8b");
+  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
+  EngineSpec eager_prefill;
+  eager_prefill.prefill_cuda_graphs = false;
+  eager_prefill.layer_launch_overhead = Time::from_ms(1.0);
+  EngineSpec eager_decode = eager_prefill;
+  eager_decode.prefill_cuda_graphs = true;
+  eager_decode.cuda_graphs = false;
+  const TimingModel p(m, gpu, 1, eager_prefill);
+  const TimingModel d(m, gpu, 1, eager_decode);
+  const std::vector<int> batch(4, 512);
+  CHECK(p.prefill(256).time == p.lm_head(1).time + Time::from_ms(1.0) * m.num_layers);
+  CHECK(d.prefill(256).time < Time::from_ms(1.0) * m.num_layers);
+  CHECK(d.decode_step(batch).time == d.lm_head(4).time + Time::from_ms(1.0) * m.num_layers);
+  CHECK(p.decode_step(batch).time < Time::from_ms(1.0) * m.num_layers);
+  CHECK(d.decode_steps(4).time(4 * 512) == d.decode_step(batch).time);
 }
 
 TEST_CASE("tp_comm_overlap hides that share of the all-reduces, at most the layer's GEMM and elementwise time") {
