@@ -69,6 +69,19 @@ TEST_CASE("a decode side that tokenizes the prompt again adds that tokenization 
   CHECK(c.engine->decode_handover(1000) - c.engine->decode_handover(0) == Time::from_us(1000.0));
 }
 
+TEST_CASE("clients that send token ids are charged no tokenization on either side") {
+  ServingConfig c = quickstart_without_layer_overhead(4096, 4);
+  c.engine = request_costs_only(c.prefill.gpu);
+  c.engine->decode_tokenizes_prompt = true;
+  const MethodResult text = run_serving(c, quant::method_from_name("bf16"), quality());
+  c.prompt_token_ids = true;
+  const MethodResult ids = run_serving(c, quant::method_from_name("bf16"), quality());
+  const RequestMetrics& a = text.requests.at(0);
+  const RequestMetrics& b = ids.requests.at(0);
+  CHECK(a.prefill_done_at - b.prefill_done_at == Time::from_us(1.0) * 4096);
+  CHECK(a.ttft_commit() - b.ttft_commit() == Time::from_us(1.0) * 4096 * 2);
+}
+
 TEST_CASE("an engine's step costs replace the GPU profile's step and layer overheads") {
   const ModelSpec m = test::model_card("llama-3.1-8b");
   const HardwareSpec gpu = test::gpu_profile("h100-sxm");
