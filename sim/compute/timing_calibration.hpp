@@ -73,13 +73,13 @@ struct CalibrationSummary {
 // The groups above, in this order (the calibration files are read by sim/scenario/calibration_csv).
 std::span<const std::string_view> calibration_groups();
 
-// `engine` is used by the allreduce_small group (nullptr: no engine, NCCL's ring) and by the
-// decode_step group (the engine that ran the steps; nullptr: the GPU profile's overheads); the
-// profile a group's rows were measured with is calibration_engine(group).
 // The configs/engines/ profile that ran a group's measurements: vLLM's all-reduce kernels for
 // allreduce_small, LMDeploy's TurboMind for decode_step; "vllm" for groups that use none.
 std::string_view calibration_engine(std::string_view group);
 
+// `engine` is used by the allreduce_small group (nullptr: no engine, NCCL's ring) and by the
+// decode_step group (the engine that ran the steps; nullptr: the GPU profile's overheads); the
+// profile a group's rows were measured with is calibration_engine(group).
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine = nullptr);
 
