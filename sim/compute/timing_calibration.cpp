@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/compute/static_batch.hpp"
 #include "sim/compute/timing_model.hpp"
 
 namespace lynxsim {
@@ -25,9 +26,9 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 10> kGroups = {
+  static constexpr std::array<std::string_view, 11> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "decode_step", "pd_ttft"};
+      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "decode_step", "decode_run", "pd_ttft"};
   return kGroups;
 }
 
@@ -54,6 +55,13 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
     const std::vector<int> kv(static_cast<std::size_t>(point.tokens),
                               static_cast<int>(point.context));
     return timing.decode_step(kv).time.seconds() * 1e3;
+  }
+  if (point.group == "decode_run") {
+    const TimingModel timing(model, hw, point.tp,
+                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
+    const int prompt = static_cast<int>(point.context);
+    const StaticBatch batch{static_cast<int>(point.tokens), prompt, prompt};
+    return static_batch_time(timing, batch).seconds() * 1e3;
   }
   const TimingModel timing(model, hw, point.tp);
   if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
