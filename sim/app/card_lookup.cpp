@@ -29,4 +29,8 @@ HardwareSpec find_gpu(const DataPaths& data, const std::string& name) {
   return scenario::load_hardware_profile(card_path(data.gpus(), name, "GPU"));
 }
 
+EngineSpec find_engine(const DataPaths& data, const std::string& name) {
+  return scenario::load_engine_profile(card_path(data.engines(), name, "serving engine"));
+}
+
 }  // namespace lynxsim::app

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include <optional>
 #include <stdexcept>
 
 #include "sim/app/card_lookup.hpp"
@@ -17,9 +18,11 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
                                 options.tp,             options.prefill_attention_dp,
                                 options.decode_attention_dp, options.expert_parallel,
                                 options.expert_load_imbalance};
+  std::optional<EngineSpec> engine;
+  if (options.engine != "none") engine = find_engine(data, options.engine);
   Estimate estimate;
   try {
-    estimate = build_estimate(model, gpu, request);
+    estimate = build_estimate(model, gpu, request, engine);
   } catch (const std::invalid_argument& e) {
     throw InputError(fmt::format("estimate: {}", e.what()));
   }

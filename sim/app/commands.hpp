@@ -48,6 +48,7 @@ struct EstimateOptions {
   int decode_attention_dp = 0;
   int expert_parallel = 0;
   double expert_load_imbalance = kEplbLoadImbalance;
+  std::string engine = "vllm";  // a configs/engines profile, or "none"
   bool json = false;
 };
 

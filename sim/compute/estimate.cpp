@@ -88,25 +88,27 @@ ExpertParallelLayout request_layout(const ModelSpec& model, const EstimateReques
 }
 
 TimingModel laid_out(const ModelSpec& model, const HardwareSpec& hw, int tensor_parallel,
-                     const ExpertParallelLayout& layout) {
-  TimingModel timing(model, hw, tensor_parallel);
+                     const ExpertParallelLayout& layout, const std::optional<EngineSpec>& engine) {
+  TimingModel timing(model, hw, tensor_parallel, engine);
   timing.set_parallel_layout(layout);
   return timing;
 }
 
 }  // namespace
 
-Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req) {
+Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req,
+                        const std::optional<EngineSpec>& engine) {
   if (req.context < 1 || req.batch < 1 || req.tensor_parallel < 1) {
     throw std::invalid_argument("estimate needs context, batch and tensor_parallel of at least 1");
   }
   Estimate e;
   e.prefill_layout = request_layout(model, req, true);
   e.decode_layout = request_layout(model, req, false);
-  const TimingModel prefill_timing = laid_out(model, hw, req.tensor_parallel, e.prefill_layout);
-  const TimingModel timing = laid_out(model, hw, req.tensor_parallel, e.decode_layout);
+  const TimingModel prefill_timing = laid_out(model, hw, req.tensor_parallel, e.prefill_layout, engine);
+  const TimingModel timing = laid_out(model, hw, req.tensor_parallel, e.decode_layout, engine);
   e.model = model.name;
   e.hardware = hw.name;
+  e.engine = engine ? engine->name : "none";
   e.request = req;
   const OpTiming prefill = prefill_timing.prefill(req.context);
   e.prefill_time_s = prefill.time.seconds();
@@ -133,9 +135,9 @@ Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const Es
 }
 
 std::string estimate_table(const Estimate& e) {
-  std::string out = fmt::format("{} on {}  (context {}, decode batch {}, TP {})\n", e.model,
-                                e.hardware, e.request.context, e.request.batch,
-                                e.request.tensor_parallel);
+  std::string out = fmt::format("{} on {}  (context {}, decode batch {}, TP {}, engine {})\n",
+                                e.model, e.hardware, e.request.context, e.request.batch,
+                                e.request.tensor_parallel, e.engine);
   if (!e.prefill_layout.trivial() || !e.decode_layout.trivial()) {
     out += fmt::format("  layout        prefill {}; decode {}; expert load imbalance {:.2f}\n",
                        layout_text(e.prefill_layout, e.request.tensor_parallel),

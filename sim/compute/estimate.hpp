@@ -3,12 +3,16 @@
 // step of `batch` sequences that each hold `context` tokens of KV, KV bytes per token, the per-layer
 // breakdown (linear vs attention), and whether weights plus KV fit in HBM. All from TimingModel,
 // so anyone can check a measurement against each term. Prefill and decode each take their instance
-// layout (data-parallel attention, expert parallelism); KV and HBM are the decode side's.
+// layout (data-parallel attention, expert parallelism); KV and HBM are the decode side's. With a
+// serving engine (engine_spec.hpp) both take its per-step costs and CUDA-graph settings in place of
+// the GPU profile's layer_overhead and step_overhead, as a scenario's instances do.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "sim/compute/engine_spec.hpp"
 #include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
@@ -55,6 +59,7 @@ struct LayerKindKv {
 struct Estimate {
   std::string model;
   std::string hardware;
+  std::string engine;  // "none" without one
   EstimateRequest request;
   ExpertParallelLayout prefill_layout;
   ExpertParallelLayout decode_layout;
@@ -78,7 +83,8 @@ struct Estimate {
 
 // Throws std::invalid_argument for context < 1, batch < 1, tensor_parallel < 1 or a layout
 // check_layout rejects.
-Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req);
+Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req,
+                        const std::optional<EngineSpec>& engine = std::nullopt);
 
 // Human-readable, for the terminal (the JSON form: sim/report/estimate_json.hpp).
 std::string estimate_table(const Estimate& estimate);

@@ -40,6 +40,7 @@ std::string estimate_json(const Estimate& e) {
       {"schema_version", kSchemaVersion},
       {"model", e.model},
       {"hardware", e.hardware},
+      {"engine", e.engine},
       {"context", e.request.context},
       {"batch", e.request.batch},
       {"tensor_parallel", e.request.tensor_parallel},

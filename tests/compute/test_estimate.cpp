@@ -43,6 +43,27 @@ TEST_CASE("the estimate renders as JSON with the documented keys and as a table"
   CHECK(table.find("memory-bound") != std::string::npos);
 }
 
+TEST_CASE("an estimate with a serving engine takes its step costs in place of the GPU's overheads") {
+  const ModelSpec model = test::shipped_model("llama-3.1-8b");
+  const HardwareSpec hw = test::shipped_hardware("a100-80g");
+  EngineSpec engine;
+  engine.name = "graphs";
+  engine.step_overhead = Time::from_seconds(1e-3);
+  engine.step_overhead_per_sequence = Time::from_seconds(40e-6);
+  const Estimate bare = build_estimate(model, hw, {2048, 32, 1});
+  const Estimate served = build_estimate(model, hw, {2048, 32, 1}, engine);
+  CHECK(bare.engine == "none");
+  CHECK(served.engine == "graphs");
+  const double layers = model.num_layers;
+  const double bare_fixed = layers * hw.layer_overhead.seconds() + hw.step_overhead.seconds();
+  CHECK(served.decode_step_time_s ==
+        doctest::Approx(bare.decode_step_time_s - bare_fixed + 1e-3 + 32 * 40e-6).epsilon(1e-9));
+  CHECK(served.decode_layer.overhead_time_s == 0.0);
+  const nlohmann::json j = nlohmann::json::parse(report::estimate_json(served));
+  CHECK(j.at("engine") == "graphs");
+  CHECK(estimate_table(served).find("engine graphs") != std::string::npos);
+}
+
 TEST_CASE("a model too large for one device is flagged") {
   const Estimate e = build_estimate(test::shipped_model("llama-3.1-70b"),
                                     test::shipped_hardware("h100-sxm"), {1024, 1, 1});
