@@ -135,6 +135,10 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   est->add_option("--expert-load-imbalance", p.estimate.expert_load_imbalance,
                   "busiest expert-parallel rank's routed tokens over the mean (default 1.11)")
       ->check(CLI::Range(1.0, 64.0));
+  est->add_option("--output", p.estimate.output,
+                  "also time a static batch run: --batch prompts of --context tokens, each "
+                  "generating this many tokens")
+      ->check(CLI::PositiveNumber);
   est->add_option("--engine", p.estimate.engine,
                   "serving-engine profile of configs/engines (default vllm), or none for the GPU "
                   "profile's own layer and step overheads");

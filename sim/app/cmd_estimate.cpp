@@ -17,7 +17,7 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
   const EstimateRequest request{options.context,        options.batch,
                                 options.tp,             options.prefill_attention_dp,
                                 options.decode_attention_dp, options.expert_parallel,
-                                options.expert_load_imbalance};
+                                options.expert_load_imbalance, options.output};
   std::optional<EngineSpec> engine;
   if (options.engine != "none") engine = find_engine(data, options.engine);
   Estimate estimate;

@@ -49,6 +49,7 @@ struct EstimateOptions {
   int expert_parallel = 0;
   double expert_load_imbalance = kEplbLoadImbalance;
   std::string engine = "vllm";  // a configs/engines profile, or "none"
+  int output = 0;
   bool json = false;
 };
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/compute/static_batch.hpp"
 #include "sim/core/unit_parse.hpp"
 
 namespace lynxsim {
@@ -98,8 +99,9 @@ TimingModel laid_out(const ModelSpec& model, const HardwareSpec& hw, int tensor_
 
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req,
                         const std::optional<EngineSpec>& engine) {
-  if (req.context < 1 || req.batch < 1 || req.tensor_parallel < 1) {
-    throw std::invalid_argument("estimate needs context, batch and tensor_parallel of at least 1");
+  if (req.context < 1 || req.batch < 1 || req.tensor_parallel < 1 || req.output_tokens < 0) {
+    throw std::invalid_argument(
+        "estimate needs context, batch and tensor_parallel of at least 1 and output tokens >= 0");
   }
   Estimate e;
   e.prefill_layout = request_layout(model, req, true);
@@ -118,6 +120,10 @@ Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const Es
   e.decode_step_time_s = decode.time.seconds();
   e.decode_bound = decode.bound;
   e.decode_tokens_per_s = req.batch / e.decode_step_time_s;
+  if (req.output_tokens > 0) {
+    e.static_batch_time_s =
+        static_batch_time(timing, {req.batch, req.context, req.output_tokens}).seconds();
+  }
   e.kv_bytes_per_token = model.kv_bytes_per_token_bf16().value;
   e.kv_bytes_per_token_per_rank = timing.kv_bytes_per_token_per_rank().value;
   e.kv_replication = timing.kv_replication();
@@ -147,6 +153,11 @@ std::string estimate_table(const Estimate& e) {
                      to_string(e.prefill_bound));
   out += fmt::format("  decode step   {:>10.3f} ms  {}-bound  ({:.1f} tokens/s)\n",
                      e.decode_step_time_s * 1e3, to_string(e.decode_bound), e.decode_tokens_per_s);
+  if (e.request.output_tokens > 0) {
+    out += fmt::format("  static batch  {:>10.3f} s   {} prompts of {} tokens, {} output tokens each\n",
+                       e.static_batch_time_s, e.request.batch, e.request.context,
+                       e.request.output_tokens);
+  }
   out += fmt::format("  KV per token  {} (per rank {}, replication x{})\n",
                      format_bytes(Bytes{e.kv_bytes_per_token}),
                      format_bytes(Bytes{e.kv_bytes_per_token_per_rank}), e.kv_replication);

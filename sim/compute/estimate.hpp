@@ -5,7 +5,9 @@
 // so anyone can check a measurement against each term. Prefill and decode each take their instance
 // layout (data-parallel attention, expert parallelism); KV and HBM are the decode side's. With a
 // serving engine (engine_spec.hpp) both take its per-step costs and CUDA-graph settings in place of
-// the GPU profile's layer_overhead and step_overhead, as a scenario's instances do.
+// the GPU profile's layer_overhead and step_overhead, as a scenario's instances do. With
+// output_tokens, the time of a static batch run of `batch` prompts of `context` tokens that each
+// generate output_tokens (static_batch.hpp), in the decode instance's layout.
 
 #include <cstdint>
 #include <optional>
@@ -30,6 +32,7 @@ struct EstimateRequest {
   int decode_attention_dp = 0;
   int expert_parallel = 0;
   double load_imbalance = kEplbLoadImbalance;
+  int output_tokens = 0;  // > 0: also time a static batch run to completion (static_batch.hpp)
 };
 
 struct LayerEstimate {
@@ -68,6 +71,7 @@ struct Estimate {
   double decode_step_time_s = 0.0;
   Bound decode_bound = Bound::memory;
   double decode_tokens_per_s = 0.0;
+  double static_batch_time_s = 0.0;  // `batch` prompts of `context` tokens, output_tokens each
   std::int64_t kv_bytes_per_token = 0;           // unique BF16 KV of the model
   std::int64_t kv_bytes_per_token_per_rank = 0;  // what one TP rank holds
   int kv_replication = 1;
@@ -81,7 +85,8 @@ struct Estimate {
   LayerEstimate decode_layer;
 };
 
-// Throws std::invalid_argument for context < 1, batch < 1, tensor_parallel < 1 or a layout
+// Throws std::invalid_argument for context < 1, batch < 1, tensor_parallel < 1, output_tokens < 0
+// or a layout
 // check_layout rejects.
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req,
                         const std::optional<EngineSpec>& engine = std::nullopt);

@@ -4,6 +4,7 @@
 
 #include "compute_fixtures.hpp"
 #include "sim/compute/estimate.hpp"
+#include "sim/compute/static_batch.hpp"
 #include "sim/compute/timing_model.hpp"
 #include "sim/report/estimate_json.hpp"
 
@@ -62,6 +63,23 @@ TEST_CASE("an estimate with a serving engine takes its step costs in place of th
   const nlohmann::json j = nlohmann::json::parse(report::estimate_json(served));
   CHECK(j.at("engine") == "graphs");
   CHECK(estimate_table(served).find("engine graphs") != std::string::npos);
+}
+
+TEST_CASE("an estimate with output tokens times the static batch run, and JSON has it") {
+  const ModelSpec model = test::shipped_model("llama-3.1-8b");
+  const HardwareSpec hw = test::shipped_hardware("h100-sxm");
+  EstimateRequest req{1024, 16, 1};
+  req.output_tokens = 64;
+  const Estimate e = build_estimate(model, hw, req);
+  const TimingModel timing(model, hw, 1);
+  CHECK(e.static_batch_time_s == static_batch_time(timing, {16, 1024, 64}).seconds());
+  CHECK(nlohmann::json::parse(report::estimate_json(e)).at("static_batch_time_s").get<double>() ==
+        doctest::Approx(e.static_batch_time_s));
+  CHECK(estimate_table(e).find("static batch") != std::string::npos);
+  const Estimate none = build_estimate(model, hw, {1024, 16, 1});
+  CHECK(nlohmann::json::parse(report::estimate_json(none)).at("static_batch_time_s").is_null());
+  req.output_tokens = -1;
+  CHECK_THROWS_AS(build_estimate(model, hw, req), std::invalid_argument);
 }
 
 TEST_CASE("a model too large for one device is flagged") {
