@@ -77,20 +77,27 @@ const ModelSpec& model_of(const Specs& specs, const std::string& name) {
   return specs.models.at(card_of(name));
 }
 
-std::vector<double> predict_all(const DataPaths& data, const Specs& specs,
-                                const LoadedPoints& loaded) {
-  std::vector<double> predicted;
+struct Predictions {
+  std::vector<double> ms;
+  std::vector<std::string> engines;  // the engine each row was predicted with, "-" for none
+};
+
+Predictions predict_all(const DataPaths& data, const Specs& specs, const LoadedPoints& loaded) {
+  Predictions out;
   for (std::size_t i = 0; i < loaded.points.size(); ++i) {
     const CalibrationPoint& p = loaded.points[i];
     if (p.group == "pd_ttft") {
       auto deployment = loaded.files[i];
-      predicted.push_back(deployment_ttft_ms(data, deployment.replace_extension(".json"), p));
+      const DeploymentTtft ttft = deployment_ttft(data, deployment.replace_extension(".json"), p);
+      out.ms.push_back(ttft.ms);
+      out.engines.push_back(ttft.engine);
       continue;
     }
-    predicted.push_back(
-        predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &specs.engine_of(p)));
+    const EngineSpec& engine = specs.engine_of(p);
+    out.ms.push_back(predict_calibration_ms(p, model_of(specs, p.model), specs.gpus.at(p.gpu), &engine));
+    out.engines.push_back(calibration_uses_engine(p.group) ? engine.name : "-");
   }
-  return predicted;
+  return out;
 }
 
 void fit_all(Specs& specs, const std::vector<CalibrationPoint>& points) {
@@ -109,16 +116,27 @@ void fit_all(Specs& specs, const std::vector<CalibrationPoint>& points) {
   fmt::print("\n");
 }
 
-void print_points(const std::vector<CalibrationPoint>& points, const std::vector<double>& predicted) {
-  fmt::print("{:<21} {:<13} {:<9} {:>2} {:>9} {:>12} {:>12} {:>7}  {}\n", "group", "model", "gpu",
-             "tp", "tokens", "measured_ms", "predicted_ms", "error", "set");
+void print_points(const std::vector<CalibrationPoint>& points, const Predictions& predicted) {
+  fmt::print("{:<21} {:<16} {:<9} {:<18} {:>2} {:>9} {:>7} {:>12} {:>12} {:>7}  {}\n", "group",
+             "model", "gpu", "engine", "tp", "tokens", "context", "measured_ms", "predicted_ms",
+             "error", "set");
   for (std::size_t i = 0; i < points.size(); ++i) {
     const CalibrationPoint& p = points[i];
-    const double signed_error = (predicted[i] - p.measured_ms) / p.measured_ms;
-    fmt::print("{:<21} {:<13} {:<9} {:>2} {:>9} {:>12.4f} {:>12.4f} {:>+6.1f}%  {}\n", p.group,
-               p.model, p.gpu, p.tp, p.tokens, p.measured_ms, predicted[i], 100.0 * signed_error,
+    const double ms = predicted.ms[i];
+    fmt::print("{:<21} {:<16} {:<9} {:<18} {:>2} {:>9} {:>7} {:>12.4f} {:>12.4f} {:>+6.1f}%  {}\n",
+               p.group, p.model, p.gpu, predicted.engines[i], p.tp, p.tokens, p.context,
+               p.measured_ms, ms, 100.0 * (ms - p.measured_ms) / p.measured_ms,
                p.holdout ? "hold-out" : "calibration");
   }
+}
+
+// Whole deployments are summarised per serving engine: "pd_ttft vllm", "pd_ttft sglang".
+std::vector<CalibrationPoint> by_deployment_engine(std::vector<CalibrationPoint> points,
+                                                   const Predictions& predicted) {
+  for (std::size_t i = 0; i < points.size(); ++i) {
+    if (points[i].group == "pd_ttft") points[i].group += " " + predicted.engines[i];
+  }
+  return points;
 }
 
 void print_summary(const std::vector<CalibrationSummary>& summary) {
@@ -135,7 +153,7 @@ void print_summary(const std::vector<CalibrationSummary>& summary) {
 
 int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& options) {
   LoadedPoints loaded;
-  std::vector<double> predicted;
+  Predictions predicted;
   try {
     loaded = load_all(calibration_files(data, options.data));
     Specs specs = load_specs(data, loaded.points);
@@ -146,7 +164,7 @@ int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& op
     return 2;
   }
   print_points(loaded.points, predicted);
-  print_summary(summarize_calibration(loaded.points, predicted));
+  print_summary(summarize_calibration(by_deployment_engine(loaded.points, predicted), predicted.ms));
   return 0;
 }
 

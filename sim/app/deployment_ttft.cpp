@@ -24,8 +24,8 @@ void check_matches(const scenario::Scenario& s, const std::filesystem::path& dep
 
 }  // namespace
 
-double deployment_ttft_ms(const DataPaths& data, const std::filesystem::path& deployment,
-                          const CalibrationPoint& point) {
+DeploymentTtft deployment_ttft(const DataPaths& data, const std::filesystem::path& deployment,
+                               const CalibrationPoint& point) {
   const std::vector<std::string> overrides{
       fmt::format(R"(workload={{"requests":[{{"context":{},"output":{}}}]}})", point.tokens,
                   point.context),
@@ -33,7 +33,8 @@ double deployment_ttft_ms(const DataPaths& data, const std::filesystem::path& de
   const scenario::Scenario s = scenario::load_scenario(deployment, overrides, data);
   check_matches(s, deployment, point);
   const serving::MethodResult result = serving::run_serving(runnable_serving(s), s.methods.at(0), {});
-  return result.requests.at(0).ttft().seconds() * 1e3;
+  const auto& engine = s.serving.engine;
+  return {result.requests.at(0).ttft().seconds() * 1e3, engine ? engine->name : "none"};
 }
 
 }  // namespace lynxsim::app

@@ -14,13 +14,19 @@
 // naming both.
 
 #include <filesystem>
+#include <string>
 
 #include "sim/app/data_paths.hpp"
 #include "sim/compute/timing_calibration.hpp"
 
 namespace lynxsim::app {
 
-double deployment_ttft_ms(const DataPaths& data, const std::filesystem::path& deployment,
-                          const CalibrationPoint& point);
+struct DeploymentTtft {
+  double ms = 0.0;
+  std::string engine;  // the deployment's serving engine, "none" without one
+};
+
+DeploymentTtft deployment_ttft(const DataPaths& data, const std::filesystem::path& deployment,
+                               const CalibrationPoint& point);
 
 }  // namespace lynxsim::app

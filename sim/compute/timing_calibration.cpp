@@ -36,6 +36,10 @@ std::string_view calibration_engine(std::string_view group) {
   return group == "decode_step" ? "lmdeploy-turbomind" : "vllm";
 }
 
+bool calibration_uses_engine(std::string_view group) {
+  return group == "allreduce_small" || group == "decode_step" || group == "decode_run";
+}
+
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine) {
   if (point.group == "pd_ttft") {

@@ -82,6 +82,9 @@ std::span<const std::string_view> calibration_groups();
 // "vllm" for groups that use none.
 std::string_view calibration_engine(std::string_view group);
 
+// Whether predict_calibration_ms uses the engine it is given for a group's rows.
+bool calibration_uses_engine(std::string_view group);
+
 // `engine` is used by the allreduce_small group (nullptr: no engine, NCCL's ring) and by the
 // decode_step and decode_run groups (the engine that ran the steps; nullptr: the GPU profile's
 // overheads); the profile a group's rows were measured with is calibration_engine(group).

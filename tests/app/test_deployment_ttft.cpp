@@ -35,7 +35,7 @@ TEST_CASE("each PD deployment's TTFT at concurrency 1 stays within its bounds") 
     REQUIRE(points.size() == 9);
     std::vector<double> predicted;
     for (const CalibrationPoint& p : points) {
-      predicted.push_back(deployment_ttft_ms(data(), kTiming / (std::string(b.stem) + ".json"), p));
+      predicted.push_back(deployment_ttft(data(), kTiming / (std::string(b.stem) + ".json"), p).ms);
     }
     for (const CalibrationSummary& s : summarize_calibration(points, predicted)) {
       INFO(b.stem, s.holdout ? " hold-out" : " calibration");
@@ -46,11 +46,16 @@ TEST_CASE("each PD deployment's TTFT at concurrency 1 stays within its bounds") 
   }
 }
 
+TEST_CASE("a deployment's TTFT names the serving engine it ran with") {
+  const auto points = scenario::load_calibration_points(kTiming / "mooncake_sglang_pd.csv");
+  CHECK(deployment_ttft(data(), kTiming / "mooncake_sglang_pd.json", points.at(0)).engine == "sglang");
+}
+
 TEST_CASE("a longer prompt never gives a deployment an earlier first token") {
   const auto points = scenario::load_calibration_points(kTiming / "mooncake_vllm_pd.csv");
   double last = 0.0;
   for (const CalibrationPoint& p : points) {
-    const double ttft = deployment_ttft_ms(data(), kTiming / "mooncake_vllm_pd.json", p);
+    const double ttft = deployment_ttft(data(), kTiming / "mooncake_vllm_pd.json", p).ms;
     CHECK(ttft > last);
     last = ttft;
   }
@@ -58,7 +63,7 @@ TEST_CASE("a longer prompt never gives a deployment an earlier first token") {
 
 TEST_CASE("a row whose model or GPU is not its deployment's is refused, naming both") {
   CalibrationPoint p{"pd_ttft", "llama-3.1-8b", "h800-sxm", 8, 1024, 16, 50.0, true, "s"};
-  CHECK_THROWS_WITH(deployment_ttft_ms(data(), kTiming / "mooncake_vllm_pd.json", p),
+  CHECK_THROWS_WITH(deployment_ttft(data(), kTiming / "mooncake_vllm_pd.json", p),
                     doctest::Contains("runs qwen3-8b on h800-sxm at TP 8, its row names llama-3.1-8b"));
 }
 
