@@ -10,6 +10,11 @@
 //                           residual-add kernels reach
 // kv_read_efficiency        fraction of hbm_bandwidth that attention reaches streaming paged KV
 // attention_efficiency      fraction of peak_bf16 that fused (FlashAttention-style) attention reaches
+// causal_overhead_tokens    extra key positions per query that a causal attention kernel computes
+//                           (masked diagonal tiles, uneven tails): a chunk of n > 1 new tokens
+//                           runs its n (c + n / 2) pairs at attention_efficiency * pairs /
+//                           (pairs + causal_overhead_tokens * n); optional, 0 where
+//                           attention_efficiency is itself a causal measurement
 // memory_efficiency         fraction of hbm_bandwidth that weight/KV streaming reaches
 // kernel_memory_efficiency  fraction of hbm_bandwidth that a quantize/dequantize kernel reaches
 // layer_overhead            fixed cost per transformer layer per forward (launches, norms, rope)
@@ -47,6 +52,7 @@ struct HardwareSpec {
   double compute_efficiency = 0.0;
   double memory_efficiency = 0.0;
   double attention_efficiency = 0.0;
+  double causal_overhead_tokens = 0.0;
   double kernel_memory_efficiency = 0.0;
   double gemm_half_tokens = 0.0;
   double elementwise_efficiency = 1.0;

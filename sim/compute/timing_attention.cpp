@@ -32,8 +32,8 @@ Bytes TimingModel::kv_bytes_per_rank(std::int64_t tokens) const {
 OpTiming TimingModel::layered_attention_op(const PassTotals& t) const {
   const ModelSpec& m = model_;
   const auto kind_op = [&](double pairs, double kv_read) {
-    return m.attention.mla ? mla_attention(pairs, kv_read, t.new_tokens)
-                           : gqa_attention(pairs, kv_read, t.new_tokens);
+    return m.attention.mla ? mla_attention(pairs, kv_read, t.new_tokens, t.causal_queries)
+                           : gqa_attention(pairs, kv_read, t.new_tokens, t.causal_queries);
   };
   const double window = m.attention.sliding_window;
   const double layers = m.num_layers;
@@ -58,7 +58,8 @@ OpTiming TimingModel::layered_attention_op(const PassTotals& t) const {
   return avg;
 }
 
-OpTiming TimingModel::mla_attention(double pairs, double kv_read_tokens, double new_tokens) const {
+OpTiming TimingModel::mla_attention(double pairs, double kv_read_tokens, double new_tokens,
+                                    double causal_queries) const {
   const MlaSpec& a = *model_.attention.mla;
   const double heads = heads_per_rank();
   const double latent = a.kv_lora_rank + a.qk_rope_head_dim;
@@ -67,12 +68,13 @@ OpTiming TimingModel::mla_attention(double pairs, double kv_read_tokens, double 
   const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
   const double absorbed_flops = 2.0 * heads * (2.0 * a.kv_lora_rank + a.qk_rope_head_dim) * pairs;
   const double absorbed_bytes = latent_bytes + kBf16Bytes * heads * (latent + a.kv_lora_rank) * new_tokens;
-  const OpTiming absorbed = roofline(absorbed_flops, absorbed_bytes, hw_.attention_efficiency,
+  const double efficiency = causal_efficiency(pairs, causal_queries);
+  const OpTiming absorbed = roofline(absorbed_flops, absorbed_bytes, efficiency,
                                      hw_.kv_read_efficiency, floor);
   const double expand_flops = 2.0 * a.kv_lora_rank * heads * (a.qk_nope_head_dim + a.v_head_dim) * kv_read_tokens;
   const double expanded_flops = 2.0 * heads * (qk + a.v_head_dim) * pairs + expand_flops;
   const double expanded_bytes = latent_bytes + 2.0 * kBf16Bytes * heads * (qk + a.v_head_dim) * kv_read_tokens;
-  const OpTiming expanded = roofline(expanded_flops, expanded_bytes, hw_.attention_efficiency,
+  const OpTiming expanded = roofline(expanded_flops, expanded_bytes, efficiency,
                                      hw_.kv_read_efficiency, floor);
   return absorbed.time <= expanded.time ? absorbed : expanded;
 }

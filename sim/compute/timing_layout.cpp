@@ -46,6 +46,8 @@ PassTotals TimingModel::busiest_dp_rank(const PassTotals& t) const {
   busy.new_tokens = static_cast<int>(std::ceil(t.new_tokens * share));
   busy.attention_pairs = t.attention_pairs * share;
   busy.kv_read_tokens = t.kv_read_tokens * share;
+  busy.causal_queries = t.causal_queries * share;
+  busy.prefill = t.prefill;
   return busy;
 }
 

@@ -149,7 +149,7 @@ OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) c
   const double pairs = totals.attention_pairs;
   const double kv_read_tokens = totals.kv_read_tokens;
   const double new_tokens = totals.new_tokens;
-  OpTiming op = gqa_attention(pairs, kv_read_tokens, new_tokens);
+  OpTiming op = gqa_attention(pairs, kv_read_tokens, new_tokens, totals.causal_queries);
   const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
   const bool decode = totals.sequences > 0 && totals.new_tokens == totals.sequences &&
                       pairs == kv_read_tokens - 0.5 * new_tokens;
@@ -162,14 +162,22 @@ OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) c
   return op;
 }
 
-OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const {
+double TimingModel::causal_efficiency(double pairs, double causal_queries) const {
+  const double extra = hw_.causal_overhead_tokens * causal_queries;
+  if (extra <= 0.0 || pairs <= 0.0) return hw_.attention_efficiency;
+  return hw_.attention_efficiency * pairs / (pairs + extra);
+}
+
+OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens,
+                                    double causal_queries) const {
   const double hd = model_.head_dim;
   const double flops = 4.0 * hd * heads_per_rank() * pairs;
   const double kv_row = 2.0 * kBf16Bytes * hd * kv_heads_per_rank();
   const double q_row = 2.0 * kBf16Bytes * hd * heads_per_rank();
   const double bytes = kv_row * (kv_read_tokens + new_tokens) + q_row * new_tokens;
   const Time floor = new_tokens > 0 ? hw_.attention_floor : Time::zero();
-  return roofline(flops, bytes, hw_.attention_efficiency, hw_.kv_read_efficiency, floor);
+  return roofline(flops, bytes, causal_efficiency(pairs, causal_queries), hw_.kv_read_efficiency,
+                  floor);
 }
 
 Time TimingModel::split_kv_chain(int sequences, int context_tokens, int table_tokens) const {

@@ -27,7 +27,9 @@
 //   linear       e_c = compute_efficiency * M / (M + gemm_half_tokens)   (M = N rows; small-M GEMMs
 //                      fill the tensor cores poorly), e_m = memory_efficiency, 4 GEMM kernels
 //                      (QKV, output projection, gate/up, down) of kernel_floor each
-//   attention    e_c = attention_efficiency, e_m = kv_read_efficiency (paged KV streaming), one
+//   attention    e_c = attention_efficiency * P / (P + causal_overhead_tokens * Q), P the pairs and
+//                      Q = sum of n_i over chunks with n_i > 1 (the masked diagonal tiles of a causal
+//                      kernel, a cost per query), e_m = kv_read_efficiency (paged KV streaming), one
 //                      kernel of attention_floor when the chunk has new tokens. A pure decode pass
 //                      (one new token per sequence) on a GPU with sm_count > 0 also has a latency
 //                      bound: time = max(roofline, busiest_sm_blocks * attention_block_time) + floor,
@@ -169,12 +171,14 @@ struct PassTotals {
   int new_tokens = 0;           // N = sum n_i
   double attention_pairs = 0.0; // sum n_i * (c_i + n_i / 2)
   double kv_read_tokens = 0.0;  // sum (c_i + n_i)
+  double causal_queries = 0.0;  // sum of n_i over chunks with n_i > 1 (causal masking)
   bool prefill = false;         // a pass with a prompt chunk (TimingModel::totals_of)
   void add(SequenceChunk c) {
     ++sequences;
     if (c.new_tokens == 0) return;
     const double n = c.new_tokens;
     new_tokens += c.new_tokens;
+    if (c.new_tokens > 1) causal_queries += n;
     attention_pairs += n * (c.cached_tokens + n / 2.0);
     kv_read_tokens += c.cached_tokens + n;
   }
@@ -329,10 +333,14 @@ private:
   OpTiming attention_op(const PassTotals& totals, int table_tokens = 0) const;
   Time split_kv_chain(int sequences, int context_tokens, int table_tokens) const;
   int dense_chain(int sequences, int blocks) const;
-  OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens) const;
+  OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens,
+                         double causal_queries) const;
+  // attention_efficiency less the causal kernel's masked work (causal_overhead_tokens).
+  double causal_efficiency(double pairs, double causal_queries) const;
   // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
   OpTiming layered_attention_op(const PassTotals& totals) const;
-  OpTiming mla_attention(double pairs, double kv_read_tokens, double new_tokens) const;
+  OpTiming mla_attention(double pairs, double kv_read_tokens, double new_tokens,
+                         double causal_queries) const;
   OpTiming linear_attention(const PassTotals& totals) const;
   LayerBreakdown layer_breakdown(const PassTotals& totals) const;
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);

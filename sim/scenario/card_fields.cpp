@@ -147,6 +147,10 @@ constexpr std::array kGpu{
     fraction("compute_efficiency", "fraction of peak_bf16 that large GEMMs reach"),
     fraction("memory_efficiency", "fraction of hbm_bandwidth that weight and KV streaming reaches"),
     fraction("attention_efficiency", "fraction of peak_bf16 that fused attention reaches"),
+    Field{.key = "causal_overhead_tokens", .type = T::number,
+          .doc = "extra key positions per query a causal attention kernel computes (masked diagonal "
+                 "tiles); attention_efficiency is then the non-causal rate",
+          .default_doc = "0: attention_efficiency is a causal rate", .min = 0},
     fraction("kernel_memory_efficiency", "fraction of hbm_bandwidth that a quantize/dequantize kernel reaches"),
     Field{.key = "gemm_half_tokens", .type = T::number,
           .doc = "GEMM rows at which a GEMM reaches half of compute_efficiency", .min = 0, .required = true},

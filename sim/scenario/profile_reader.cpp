@@ -60,6 +60,7 @@ void read_efficiencies(ProfileReader& p, HardwareSpec& h) {
   h.compute_efficiency = p.number("compute_efficiency");
   h.memory_efficiency = p.number("memory_efficiency");
   h.attention_efficiency = p.number("attention_efficiency");
+  h.causal_overhead_tokens = p.number("causal_overhead_tokens");
   h.kernel_memory_efficiency = p.number("kernel_memory_efficiency");
   h.gemm_half_tokens = p.number("gemm_half_tokens");
   h.elementwise_efficiency = p.number("elementwise_efficiency");

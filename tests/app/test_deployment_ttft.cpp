@@ -23,7 +23,7 @@ struct DeploymentBound {
 // Just above the residuals reported in docs/design.md ("Timing calibration", PD TTFT).
 constexpr DeploymentBound kBounds[] = {
     {"mooncake_vllm_pd", 0.09, 0.15, 0.06, 0.14},
-    {"mooncake_sglang_pd", 0.02, 0.02, 0.13, 0.24},
+    {"mooncake_sglang_pd", 0.02, 0.02, 0.07, 0.11},
 };
 
 }  // namespace

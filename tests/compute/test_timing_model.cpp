@@ -70,6 +70,22 @@ TEST_CASE("a compute-bound layer takes FLOPs over effective peak plus the layer 
   CHECK(op.time.ps() == 737280 + 25600 + 1'000'000);
 }
 
+TEST_CASE("a causal chunk's masked work runs at the non-causal rate, a decode step has none") {
+  HardwareSpec hw = round_device();
+  hw.hbm_bandwidth = {1e18};
+  const TimingModel plain(tiny_model(), hw, 1);
+  hw.causal_overhead_tokens = 50.0;
+  const TimingModel causal(tiny_model(), hw, 1);
+  const SequenceChunk prompt{100, 0};
+  const OpTiming before = plain.layer_breakdown({&prompt, 1}).attention;
+  const OpTiming after = causal.layer_breakdown({&prompt, 1}).attention;
+  CHECK(after.flops == before.flops);
+  CHECK(before.time.seconds() == doctest::Approx(256.0 * 100 * 50 / 0.5e12).epsilon(1e-9));
+  CHECK(after.time.seconds() == doctest::Approx(256.0 * (100 * 50 + 50 * 100) / 0.5e12).epsilon(1e-9));
+  const std::vector<SequenceChunk> steps(4, SequenceChunk{1, 300});
+  CHECK(causal.layer_breakdown(steps).attention.time == plain.layer_breakdown(steps).attention.time);
+}
+
 TEST_CASE("prefill time grows quadratically in context once attention dominates") {
   const TimingModel tm(test::shipped_model("llama-3.1-8b"), test::shipped_hardware("h100-sxm"), 1);
   const SequenceChunk a{512 * 1024, 0};
