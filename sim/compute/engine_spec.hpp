@@ -18,6 +18,8 @@
 // Per forward step (TimingModel::pass):
 //   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
 //                        sampling and output processing, not overlapped with the GPU
+//   tp_step_overhead     added to every step at tensor parallelism > 1: the step's inputs sent
+//                        from the driver to the other ranks' workers
 //   layer_launch_overhead host time to issue one layer's kernels when the pass runs without CUDA
 //                        graphs (cuda_graphs for decode and verification batches, prefill_cuda_graphs
 //                        for passes with a prompt chunk). The host issues kernels asynchronously, ahead
@@ -54,6 +56,7 @@ struct EngineSpec {
   bool decode_tokenizes_prompt = false;
   Time step_overhead;
   Time step_overhead_per_sequence;
+  Time tp_step_overhead;
   bool cuda_graphs = true;
   bool prefill_cuda_graphs = true;
   Time layer_launch_overhead;
@@ -71,8 +74,10 @@ struct EngineSpec {
         decode_tokenizes_prompt ? tokenize_per_token * prompt_tokens : Time::zero();
     return kv_connector_setup + first_decode_launch + retokenize;
   }
-  Time step_time(int sequences) const {
-    return step_overhead + step_overhead_per_sequence * sequences;
+  // Host time of one forward step of `sequences` on `tensor_parallel` GPUs.
+  Time step_time(int sequences, int tensor_parallel = 1) const {
+    const Time tp = tensor_parallel > 1 ? tp_step_overhead : Time::zero();
+    return step_overhead + step_overhead_per_sequence * sequences + tp;
   }
   // Host time to issue one layer of a pass, zero when the pass runs as a CUDA graph.
   Time layer_host_time(bool prefill) const {

@@ -26,9 +26,10 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::span<const std::string_view> calibration_groups() {
-  static constexpr std::array<std::string_view, 11> kGroups = {
+  static constexpr std::array<std::string_view, 12> kGroups = {
       "layer_linear_decode", "layer_linear_prefill", "layer_linear_tp", "attention_decode",
-      "allreduce", "allreduce_engine", "allreduce_small", "prefill_tp", "decode_step", "decode_run", "pd_ttft"};
+      "allreduce",           "allreduce_engine",     "allreduce_small", "prefill_tp",
+      "decode_step",         "decode_run",           "decode_run_tp",   "pd_ttft"};
   return kGroups;
 }
 
@@ -37,7 +38,8 @@ std::string_view calibration_engine(std::string_view group) {
 }
 
 bool calibration_uses_engine(std::string_view group) {
-  return group == "allreduce_small" || group == "decode_step" || group == "decode_run";
+  return group == "allreduce_small" || group == "decode_step" || group == "decode_run" ||
+         group == "decode_run_tp";
 }
 
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
@@ -60,7 +62,7 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
                               static_cast<int>(point.context));
     return timing.decode_step(kv).time.seconds() * 1e3;
   }
-  if (point.group == "decode_run") {
+  if (point.group == "decode_run" || point.group == "decode_run_tp") {
     const TimingModel timing(model, hw, point.tp,
                              engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
     const int prompt = static_cast<int>(point.context);

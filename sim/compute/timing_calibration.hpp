@@ -35,6 +35,8 @@
 //       a whole static batch run to completion (static_batch.hpp): `tokens` sequences of `context`
 //       prompt tokens each generating `context` tokens, with the engine that ran them, against the
 //       end-to-end latency of an offline engine's generate call;
+//   decode_run_tp
+//       the same at tensor parallelism `tp` > 1 (each step's two all-reduces per layer included);
 //   pd_ttft
 //       a prefill/decode deployment's time to first token at concurrency 1, run through the
 //       serving simulation (sim/app/deployment_ttft.hpp); predict_calibration_ms refuses it.
@@ -78,16 +80,16 @@ struct CalibrationSummary {
 std::span<const std::string_view> calibration_groups();
 
 // The configs/engines/ profile that ran a group's measurements: vLLM's all-reduce kernels for
-// allreduce_small and vLLM's step costs for decode_run, LMDeploy's TurboMind for decode_step;
-// "vllm" for groups that use none.
+// allreduce_small and vLLM's step costs for decode_run and decode_run_tp, LMDeploy's TurboMind for
+// decode_step; "vllm" for groups that use none.
 std::string_view calibration_engine(std::string_view group);
 
 // Whether predict_calibration_ms uses the engine it is given for a group's rows.
 bool calibration_uses_engine(std::string_view group);
 
 // `engine` is used by the allreduce_small group (nullptr: no engine, NCCL's ring) and by the
-// decode_step and decode_run groups (the engine that ran the steps; nullptr: the GPU profile's
-// overheads); the profile a group's rows were measured with is calibration_engine(group).
+// decode_step, decode_run and decode_run_tp groups (the engine that ran the steps; nullptr: the GPU
+// profile's overheads); the profile a group's rows were measured with is calibration_engine(group).
 double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& model,
                               const HardwareSpec& hw, const EngineSpec* engine = nullptr);
 

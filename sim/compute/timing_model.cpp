@@ -309,7 +309,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
+  const Time step = engine_ ? engine_->step_time(totals.sequences, tp_) : hw_.step_overhead;
   const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
@@ -321,7 +321,7 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const TokenCosts& costs = token_costs(totals.new_tokens);
   const Time layer = max(layer_host_time(totals), costs.layer_fixed + attention_op(totals).time);
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
-  const Time step = engine_ ? engine_->step_time(totals.sequences) : hw_.step_overhead;
+  const Time step = engine_ ? engine_->step_time(totals.sequences, tp_) : hw_.step_overhead;
   return layer * model_.num_layers + head + step;
 }
 

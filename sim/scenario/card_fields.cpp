@@ -187,6 +187,7 @@ constexpr std::array kEngine{
           .required = true},
     duration("step_overhead", "fixed host cost per forward step, not overlapped with the GPU", 0),
     duration("step_overhead_per_sequence", "host cost per sequence of a forward step", 0),
+    duration("tp_step_overhead", "host cost added to every forward step at tensor parallelism > 1", 0),
     Field{.key = "cuda_graphs", .type = T::boolean,
           .doc = "decode and verification steps run as CUDA graphs: no per-layer host launch time", .required = true},
     Field{.key = "prefill_cuda_graphs", .type = T::boolean,

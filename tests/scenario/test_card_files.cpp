@@ -161,6 +161,7 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(ideal.request_admission(32768) == Time::zero());
   CHECK(ideal.decode_handover(8192) == Time::zero());
   CHECK(ideal.step_time(256) == Time::zero());
+  CHECK(ideal.step_time(256, 8) == Time::zero());
   CHECK(ideal.layer_host_time(true) == Time::zero());
   CHECK(ideal.layer_host_time(false) == Time::zero());
   const EngineSpec vllm = engine("vllm");
@@ -170,6 +171,9 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(engine("vllm-loaded-handover").decode_handover(8192) > vllm.decode_handover(8192));
   CHECK(vllm.decode_handover(8192) - vllm.decode_handover(0) == vllm.tokenize_per_token * 8192);
   CHECK(vllm.step_time(64) > vllm.step_time(1));
+  CHECK(vllm.step_time(64, 2) == vllm.step_time(64) + vllm.tp_step_overhead);
+  CHECK(vllm.step_time(64, 8) == vllm.step_time(64, 2));
+  CHECK(vllm.tp_step_overhead > Time::zero());
   CHECK(engine("sglang").step_time(64) == Time::zero());
   CHECK(engine("mindie").step_time(300) > vllm.step_time(300));
 }
