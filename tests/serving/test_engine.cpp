@@ -99,18 +99,15 @@ TEST_CASE("an engine's step costs replace the GPU profile's step and layer overh
 }
 
 TEST_CASE("at tensor parallelism above 1 every pass and decode step adds the engine's TP step cost") {
-  const ModelSpec m = test::model_card("llama-3.1-8b");
-  const HardwareSpec gpu = test::gpu_profile("h100-sxm");
-  EngineSpec engine;
-  engine.step_overhead = Time::from_ms(1.0);
+  EngineSpec without;
+  without.step_overhead = Time::from_ms(1.0);
+  EngineSpec engine = without;
   engine.tp_step_overhead = Time::from_us(600.0);
-  EngineSpec without = engine;
-  without.tp_step_overhead = Time::zero();
   const std::vector<int> batch(8, 2048);
   const SequenceChunk prompt{4096, 0};
   for (const int tp : {1, 2, 4}) {
-    const TimingModel a(m, gpu, tp, engine);
-    const TimingModel b(m, gpu, tp, without);
+    const TimingModel a(test::model_card("llama-3.1-8b"), test::gpu_profile("h100-sxm"), tp, engine);
+    const TimingModel b(a.model(), a.hardware(), tp, without);
     const Time extra = tp > 1 ? Time::from_us(600.0) : Time::zero();
     CHECK(a.decode_step(batch).time == b.decode_step(batch).time + extra);
     CHECK(a.decode_steps(8).time(8 * 2048) == b.decode_steps(8).time(8 * 2048) + extra);
