@@ -120,9 +120,12 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   auto* est = app.add_subcommand("estimate", "roofline timing of prefill and decode");
   est->add_option("--model", p.estimate.model, "model card name")->required();
   est->add_option("--gpu", p.estimate.gpu, "hardware profile name")->required();
-  est->add_option("--context", p.estimate.context, "context tokens")->required();
-  est->add_option("--batch", p.estimate.batch, "decode batch size");
-  est->add_option("--tp", p.estimate.tp, "tensor-parallel degree");
+  const CLI::Range tokens(std::int64_t{1}, scenario::kMaxTokensPerRequest);
+  est->add_option("--context", p.estimate.context, "context tokens")->required()->check(tokens);
+  est->add_option("--batch", p.estimate.batch, "decode batch size")
+      ->check(CLI::Range(std::int64_t{1}, scenario::kMaxDecodeBatch));
+  est->add_option("--tp", p.estimate.tp, "tensor-parallel degree")
+      ->check(CLI::Range(std::int64_t{1}, scenario::kMaxTensorParallel));
   est->add_option("--prefill-attention-dp", p.estimate.prefill_attention_dp,
                   "attention data-parallel ranks of the prefill instance (default: as a scenario's)")
       ->check(CLI::PositiveNumber);
@@ -138,7 +141,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   est->add_option("--output", p.estimate.output,
                   "also time a static batch run: --batch prompts of --context tokens, each "
                   "generating this many tokens")
-      ->check(CLI::PositiveNumber);
+      ->check(tokens);
   est->add_option("--engine", p.estimate.engine,
                   "serving-engine profile of configs/engines (default vllm), or none for the GPU "
                   "profile's own layer and step overheads");

@@ -25,6 +25,8 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
     estimate = build_estimate(model, gpu, request, engine);
   } catch (const std::invalid_argument& e) {
     throw InputError(fmt::format("estimate: {}", e.what()));
+  } catch (const std::overflow_error& e) {
+    throw InputError(fmt::format("estimate: a time beyond the simulated clock: {}", e.what()));
   }
   fmt::print("{}\n", options.json ? report::estimate_json(estimate) : estimate_table(estimate));
   return 0;

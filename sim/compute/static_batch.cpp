@@ -16,7 +16,7 @@ Time static_batch_time(const TimingModel& timing, const StaticBatch& batch) {
   const TimingModel::DecodeSteps steps = timing.decode_steps(batch.sequences);
   const std::int64_t sequences = batch.sequences;
   for (int j = 1; j < batch.output_tokens; ++j) {
-    total = total + steps.time(sequences * (batch.prompt_tokens + j - 1));
+    total = total + steps.time(sequences * (std::int64_t{batch.prompt_tokens} + j - 1));
   }
   return total;
 }
