@@ -86,8 +86,7 @@ struct Estimate {
 };
 
 // Throws std::invalid_argument for context < 1, batch < 1, tensor_parallel < 1, output_tokens < 0
-// or a layout
-// check_layout rejects.
+// or a layout check_layout rejects.
 Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const EstimateRequest& req,
                         const std::optional<EngineSpec>& engine = std::nullopt);
 

@@ -29,6 +29,12 @@ Bytes TimingModel::kv_bytes_per_rank(std::int64_t tokens) const {
                state * m.layers_of(LayerKind::linear)};
 }
 
+double TimingModel::causal_efficiency(double pairs, double causal_queries) const {
+  const double extra = hw_.causal_overhead_tokens * causal_queries;
+  if (extra <= 0.0 || pairs <= 0.0) return hw_.attention_efficiency;
+  return hw_.attention_efficiency * pairs / (pairs + extra);
+}
+
 OpTiming TimingModel::layered_attention_op(const PassTotals& t) const {
   const ModelSpec& m = model_;
   const auto kind_op = [&](double pairs, double kv_read) {

@@ -47,29 +47,25 @@ double predict_calibration_ms(const CalibrationPoint& point, const ModelSpec& mo
   if (point.group == "pd_ttft") {
     throw std::invalid_argument("pd_ttft rows are predicted by running their deployment");
   }
-  if (point.group == "allreduce_small") {
-    const TimingModel timing(model, hw, point.tp,
-                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
-    return timing.tp_allreduce(point.tp, Bytes{point.tokens}).seconds() * 1e3;
-  }
   if (point.group == "allreduce" || point.group == "allreduce_engine") {
     return TimingModel::ring_allreduce(hw, point.tp, Bytes{point.tokens}).seconds() * 1e3;
   }
+  const bool with_engine = engine != nullptr && calibration_uses_engine(point.group);
+  const TimingModel timing(model, hw, point.tp,
+                           with_engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
+  if (point.group == "allreduce_small") {
+    return timing.tp_allreduce(point.tp, Bytes{point.tokens}).seconds() * 1e3;
+  }
   if (point.group == "decode_step") {
-    const TimingModel timing(model, hw, point.tp,
-                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
     const std::vector<int> kv(static_cast<std::size_t>(point.tokens),
                               static_cast<int>(point.context));
     return timing.decode_step(kv).time.seconds() * 1e3;
   }
   if (point.group == "decode_run" || point.group == "decode_run_tp") {
-    const TimingModel timing(model, hw, point.tp,
-                             engine ? std::optional<EngineSpec>(*engine) : std::nullopt);
     const int prompt = static_cast<int>(point.context);
     const StaticBatch batch{static_cast<int>(point.tokens), prompt, prompt};
     return static_batch_time(timing, batch).seconds() * 1e3;
   }
-  const TimingModel timing(model, hw, point.tp);
   if (point.group == "prefill_tp") return timing.prefill(static_cast<int>(point.tokens)).time.seconds() * 1e3;
   if (point.group == "attention_decode") {
     return timing

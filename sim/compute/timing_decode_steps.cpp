@@ -23,7 +23,7 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
   const TokenCosts& costs = token_costs(sequences);
   d.layer_fixed_ = costs.layer_fixed;
   d.host_ = layer_host_time(PassTotals{});
-  d.tail_ = costs.lm_head.time + (engine_ ? engine_->step_time(sequences, tp_) : hw_.step_overhead);
+  d.tail_ = costs.lm_head.time + step_cost(sequences);
   d.gqa_ = layout_.trivial() && !layered_attention_;
   const double hd = model_.head_dim;
   const double new_tokens = sequences;

@@ -140,6 +140,10 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
 
 Time TimingModel::additive_layer_overhead() const { return engine_ ? Time::zero() : hw_.layer_overhead; }
 
+Time TimingModel::step_cost(int sequences) const {
+  return engine_ ? engine_->step_time(sequences, tp_) : hw_.step_overhead;
+}
+
 Time TimingModel::layer_host_time(const PassTotals& totals) const {
   return engine_ ? engine_->layer_host_time(totals.prefill) : Time::zero();
 }
@@ -160,12 +164,6 @@ OpTiming TimingModel::attention_op(const PassTotals& totals, int table_tokens) c
     if (chain + floor > op.time) op = {chain + floor, op.flops, op.bytes, Bound::memory};
   }
   return op;
-}
-
-double TimingModel::causal_efficiency(double pairs, double causal_queries) const {
-  const double extra = hw_.causal_overhead_tokens * causal_queries;
-  if (extra <= 0.0 || pairs <= 0.0) return hw_.attention_efficiency;
-  return hw_.attention_efficiency * pairs / (pairs + extra);
 }
 
 OpTiming TimingModel::gqa_attention(double pairs, double kv_read_tokens, double new_tokens,
@@ -309,7 +307,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time step = engine_ ? engine_->step_time(totals.sequences, tp_) : hw_.step_overhead;
+  const Time step = step_cost(totals.sequences);
   const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
@@ -321,7 +319,7 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const TokenCosts& costs = token_costs(totals.new_tokens);
   const Time layer = max(layer_host_time(totals), costs.layer_fixed + attention_op(totals).time);
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
-  const Time step = engine_ ? engine_->step_time(totals.sequences, tp_) : hw_.step_overhead;
+  const Time step = step_cost(totals.sequences);
   return layer * model_.num_layers + head + step;
 }
 

@@ -335,7 +335,8 @@ private:
   int dense_chain(int sequences, int blocks) const;
   OpTiming gqa_attention(double pairs, double kv_read_tokens, double new_tokens,
                          double causal_queries) const;
-  // attention_efficiency less the causal kernel's masked work (causal_overhead_tokens).
+  // attention_efficiency less the causal kernel's masked work (causal_overhead_tokens;
+  // timing_attention.cpp).
   double causal_efficiency(double pairs, double causal_queries) const;
   // Attention of MLA, sliding-window and linear layers averaged over the layers (timing_attention.cpp).
   OpTiming layered_attention_op(const PassTotals& totals) const;
@@ -346,6 +347,8 @@ private:
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   // The hardware profile's layer_overhead without an engine; an engine has no additive one.
   Time additive_layer_overhead() const;
+  // The host cost of one step of `sequences`: the engine's step_time, else the GPU's step_overhead.
+  Time step_cost(int sequences) const;
   Time layer_host_time(const PassTotals& totals) const;
   OpTiming elementwise_op(double tokens) const;
   PassTotals busiest_dp_rank(const PassTotals& totals) const;
