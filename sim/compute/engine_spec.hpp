@@ -18,6 +18,10 @@
 // Per forward step (TimingModel::pass):
 //   step_overhead + step_overhead_per_sequence * sequences   scheduling, input preparation,
 //                        sampling and output processing, not overlapped with the GPU
+//   step_overhead_per_context_token * tokens   host work over every token the step's sequences
+//                        hold (prompt and output so far), as in engines that rebuild per-sequence
+//                        token lists and block tables in Python each step; zero for engines that
+//                        keep them in persistent arrays and apply per-step differences
 //   tp_step_overhead     added to every step at tensor parallelism > 1: the step's inputs sent
 //                        from the driver to the other ranks' workers
 //   layer_launch_overhead host time to issue one layer's kernels when the pass runs without CUDA
@@ -56,6 +60,7 @@ struct EngineSpec {
   bool decode_tokenizes_prompt = false;
   Time step_overhead;
   Time step_overhead_per_sequence;
+  Time step_overhead_per_context_token;
   Time tp_step_overhead;
   bool cuda_graphs = true;
   bool prefill_cuda_graphs = true;
@@ -74,10 +79,12 @@ struct EngineSpec {
         decode_tokenizes_prompt ? tokenize_per_token * prompt_tokens : Time::zero();
     return kv_connector_setup + first_decode_launch + retokenize;
   }
-  // Host time of one forward step of `sequences` on `tensor_parallel` GPUs.
-  Time step_time(int sequences, int tensor_parallel = 1) const {
+  // Host time of one forward step of `sequences` holding `context_tokens` tokens in all, on
+  // `tensor_parallel` GPUs.
+  Time step_time(int sequences, int tensor_parallel = 1, double context_tokens = 0.0) const {
     const Time tp = tensor_parallel > 1 ? tp_step_overhead : Time::zero();
-    return step_overhead + step_overhead_per_sequence * sequences + tp;
+    const Time held = Time::from_seconds(step_overhead_per_context_token.seconds() * context_tokens);
+    return step_overhead + step_overhead_per_sequence * sequences + tp + held;
   }
   // Host time to issue one layer of a pass, zero when the pass runs as a CUDA graph.
   Time layer_host_time(bool prefill) const {

@@ -34,7 +34,8 @@ std::span<const std::string_view> calibration_groups() {
 }
 
 std::string_view calibration_engine(std::string_view group) {
-  return group == "decode_step" ? "lmdeploy-turbomind" : "vllm";
+  if (group == "decode_step") return "lmdeploy-turbomind";
+  return group == "decode_run" || group == "decode_run_tp" ? "vllm-0.5" : "vllm";
 }
 
 bool calibration_uses_engine(std::string_view group) {

@@ -140,8 +140,8 @@ PassTotals TimingModel::totals_of(std::span<const SequenceChunk> chunks) {
 
 Time TimingModel::additive_layer_overhead() const { return engine_ ? Time::zero() : hw_.layer_overhead; }
 
-Time TimingModel::step_cost(int sequences) const {
-  return engine_ ? engine_->step_time(sequences, tp_) : hw_.step_overhead;
+Time TimingModel::step_cost(int sequences, double context_tokens) const {
+  return engine_ ? engine_->step_time(sequences, tp_, context_tokens) : hw_.step_overhead;
 }
 
 Time TimingModel::layer_host_time(const PassTotals& totals) const {
@@ -307,7 +307,7 @@ OpTiming TimingModel::pass(const PassTotals& totals, int logit_rows) const {
   const OpTiming attention = scaled(layer.attention, layers);
   const OpTiming elementwise = scaled(layer.elementwise, layers);
   const OpTiming head = lm_head(logit_rows);
-  const Time step = step_cost(totals.sequences);
+  const Time step = step_cost(totals.sequences, totals.kv_read_tokens);
   const Time total = layer.total_time() * layers + head.time + step;
   return {total, linear.flops + attention.flops + head.flops,
           linear.bytes + attention.bytes + elementwise.bytes + head.bytes,
@@ -319,7 +319,7 @@ Time TimingModel::pass_time(const PassTotals& totals, int logit_rows) const {
   const TokenCosts& costs = token_costs(totals.new_tokens);
   const Time layer = max(layer_host_time(totals), costs.layer_fixed + attention_op(totals).time);
   const Time head = logit_rows == totals.new_tokens ? costs.lm_head.time : lm_head(logit_rows).time;
-  const Time step = step_cost(totals.sequences);
+  const Time step = step_cost(totals.sequences, totals.kv_read_tokens);
   return layer * model_.num_layers + head + step;
 }
 

@@ -49,8 +49,8 @@
 // (engine_spec.hpp); without one, or with o = 0, nothing overlaps.
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
-// A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences) when the
-// model has an engine, which then has no additive layer_overhead), where the LM head is a linear operator of
+// A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences, tokens)
+// when the model has an engine, tokens = sum (c_i + n_i), which then has no additive layer_overhead), where the LM head is a linear operator of
 // vocab * hidden / t weights (one GEMM kernel) applied to one token per sequence (prefill and
 // decode emit one logit row per sequence; verification emits one per query token).
 //
@@ -248,6 +248,7 @@ public:
     Time layer_fixed_;  // a layer without attention
     Time host_;         // the engine's host issue time of one decode layer
     Time tail_;         // LM head and step overhead
+    double per_context_token_ = 0.0;  // the engine's step_overhead_per_context_token, seconds
     bool gqa_ = false;  // GQA attention on a trivial layout: timed by gqa_attention below
     double flops_per_pair_ = 0.0;
     double kv_row_bytes_ = 0.0;
@@ -347,8 +348,9 @@ private:
   static PassTotals totals_of(std::span<const SequenceChunk> chunks);
   // The hardware profile's layer_overhead without an engine; an engine has no additive one.
   Time additive_layer_overhead() const;
-  // The host cost of one step of `sequences`: the engine's step_time, else the GPU's step_overhead.
-  Time step_cost(int sequences) const;
+  // The host cost of one step of `sequences` holding `context_tokens`: the engine's step_time, else
+  // the GPU's step_overhead.
+  Time step_cost(int sequences, double context_tokens) const;
   Time layer_host_time(const PassTotals& totals) const;
   OpTiming elementwise_op(double tokens) const;
   PassTotals busiest_dp_rank(const PassTotals& totals) const;

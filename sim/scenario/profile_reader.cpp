@@ -116,6 +116,7 @@ EngineSpec read_engine_profile(const nlohmann::json& card, const std::string& pa
   e.decode_tokenizes_prompt = p.boolean("decode_tokenizes_prompt");
   e.step_overhead = p.time("step_overhead");
   e.step_overhead_per_sequence = p.time("step_overhead_per_sequence");
+  e.step_overhead_per_context_token = p.time("step_overhead_per_context_token");
   e.tp_step_overhead = p.time("tp_step_overhead");
   e.cuda_graphs = p.boolean("cuda_graphs");
   e.prefill_cuda_graphs = p.boolean("prefill_cuda_graphs");

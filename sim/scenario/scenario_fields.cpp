@@ -149,7 +149,7 @@ constexpr std::array kServing{
           .doc = "integrate link loads for utilisation figures", .default_json = "true"},
     Field{.key = "engine",
           .doc = "a serving-engine profile name from `configs/engines/` (`vllm`, "
-                 "`vllm-fast-handover`, `vllm-loaded-handover`, `sglang`, `mindie`, "
+                 "`vllm-fast-handover`, `vllm-loaded-handover`, `vllm-0.5`, `sglang`, `mindie`, "
                  "`lmdeploy-turbomind`, `ideal`) or an inline profile object",
           .default_json = "\"vllm\""},
     Field{.key = "prompt_token_ids", .type = T::boolean,

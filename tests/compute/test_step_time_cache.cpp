@@ -28,6 +28,7 @@ EngineSpec costly_engine() {
   e.name = "costly";
   e.step_overhead = Time::from_us(900);
   e.step_overhead_per_sequence = Time::from_ns(1700);
+  e.step_overhead_per_context_token = Time::from_ns(17);
   e.cuda_graphs = false;
   e.layer_launch_overhead = Time::from_us(21);
   e.tp_comm_overlap = 0.4;

@@ -176,6 +176,12 @@ TEST_CASE("the shipped serving-engine profiles load; ideal has no cost and vllm 
   CHECK(vllm.tp_step_overhead > Time::zero());
   CHECK(engine("sglang").step_time(64) == Time::zero());
   CHECK(engine("mindie").step_time(300) > vllm.step_time(300));
+  CHECK(vllm.step_time(64, 1, 64.0 * 4096) == vllm.step_time(64));
+  const EngineSpec v0 = engine("vllm-0.5");
+  CHECK(v0.step_overhead_per_context_token > Time::zero());
+  CHECK(v0.step_time(64, 1, 1e5) - v0.step_time(64) ==
+        Time::from_seconds(v0.step_overhead_per_context_token.seconds() * 1e5));
+  CHECK_FALSE(v0.prefill_cuda_graphs);
 }
 
 TEST_CASE("an engine profile rejects negative durations, non-boolean flags and missing sources") {

@@ -115,6 +115,21 @@ TEST_CASE("at tensor parallelism above 1 every pass and decode step adds the eng
   }
 }
 
+TEST_CASE("every pass and decode step adds the engine's host cost per token its sequences hold") {
+  EngineSpec without;
+  without.step_overhead = Time::from_ms(1.0);
+  EngineSpec engine = without;
+  engine.step_overhead_per_context_token = Time::from_ns(24);
+  const std::vector<int> batch(8, 2048);
+  const SequenceChunk prompt{4096, 0};
+  const TimingModel a(test::model_card("llama-3.1-8b"), test::gpu_profile("h100-sxm"), 2, engine);
+  const TimingModel b(a.model(), a.hardware(), 2, without);
+  const Time held = Time::from_seconds(24e-9 * 8 * 2049);
+  CHECK(a.decode_step(batch).time == b.decode_step(batch).time + held);
+  CHECK(a.decode_steps(8).time(8 * 2048) == b.decode_steps(8).time(8 * 2048) + held);
+  CHECK(a.pass({&prompt, 1}, 1).time == b.pass({&prompt, 1}, 1).time + Time::from_seconds(24e-9 * 4096));
+}
+
 TEST_CASE("without CUDA graphs a layer takes the longer of its host launch time and its GPU time") {
   const ModelSpec m = test::model_card("llama-3.1-8b");
   const HardwareSpec gpu = test::gpu_profile("h100-sxm");
