@@ -31,6 +31,10 @@
 // scale_up_latency          fixed latency of one collective on that link (launch, synchronisation)
 // scale_up_step_latency     latency of one ring step (one hop: send, flag wait, reduce); a ring
 //                           all-reduce over n ranks takes 2 (n - 1) steps
+// scale_up_ll_latency       fixed latency of one ring all-reduce in NCCL's low-latency (LL)
+//                           protocol, whose 8-byte lines carry 4 bytes of data and 4 of flag (half
+//                           the bus bandwidth, no separate synchronisation); optional, 0 where the
+//                           profile models the Simple protocol only
 // nic_bandwidth             scale-out NIC line rate per accelerator
 // peak_fp8                  dense FP8 tensor-core rate; optional, 0 where the profile has none
 
@@ -68,6 +72,7 @@ struct HardwareSpec {
   BytesPerSecond scale_up_bandwidth;
   Time scale_up_latency;
   Time scale_up_step_latency;
+  Time scale_up_ll_latency;
   BitsPerSecond nic_bandwidth;
 };
 

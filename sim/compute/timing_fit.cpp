@@ -14,6 +14,7 @@ struct Parameter {
   double step;
   std::function<double&(HardwareSpec&)> scalar;  // for fractions and token counts
   Time HardwareSpec::*time = nullptr;            // for times, set in microseconds
+  bool optional = false;                         // fitted only where the start profile has it
 };
 
 struct Family {
@@ -39,7 +40,8 @@ std::vector<Family> families() {
       {{"allreduce"},
        {{"scale_up_efficiency", 0.10, 1.00, 0.01, field(&HardwareSpec::scale_up_efficiency)},
         {"scale_up_latency", 0.0, 80.0, 0.5, nullptr, &HardwareSpec::scale_up_latency},
-        {"scale_up_step_latency", 0.0, 8.0, 0.1, nullptr, &HardwareSpec::scale_up_step_latency}}},
+        {"scale_up_step_latency", 0.0, 8.0, 0.1, nullptr, &HardwareSpec::scale_up_step_latency},
+        {"scale_up_ll_latency", 0.5, 40.0, 0.5, nullptr, &HardwareSpec::scale_up_ll_latency, true}}},
   };
 }
 
@@ -86,6 +88,7 @@ void descend(const Family& family, const std::vector<const CalibrationPoint*>& p
   for (int sweep = 0; sweep < 50; ++sweep) {
     bool changed = false;
     for (const Parameter& p : family.parameters) {
+      if (p.optional && get(p, h) == 0.0) continue;
       const double v = best_value(p, points, model_of, h);
       if (v != get(p, h)) changed = true;
       set(p, h, v);
@@ -109,6 +112,7 @@ HardwareFit fit_hardware(const std::vector<CalibrationPoint>& points, const Mode
     if (chosen.empty()) continue;
     descend(family, chosen, model_of, fit.hardware);
     for (const Parameter& p : family.parameters) {
+      if (p.optional && get(p, fit.hardware) == 0.0) continue;
       fit.constants.push_back({p.name, get(p, fit.hardware)});
     }
     fit.points += static_cast<int>(chosen.size());

@@ -5,7 +5,8 @@
 //   layer_linear_*    memory_efficiency, compute_efficiency, gemm_half_tokens,
 //                     elementwise_efficiency, kernel_floor
 //   attention_decode  kv_read_efficiency, attention_floor, attention_block_time
-//   allreduce         scale_up_efficiency, scale_up_latency, scale_up_step_latency
+//   allreduce         scale_up_efficiency, scale_up_latency, scale_up_step_latency and, where the
+//                     start profile has one, scale_up_ll_latency
 // For one GPU, the constants of every group present are fitted on the points NOT marked hold-out
 // by minimising the sum of |ln(predicted / measured)| (the log keeps a 30 us point and a 30 ms
 // point on one scale; the absolute value makes the fit robust to a stray measurement). The minimiser is

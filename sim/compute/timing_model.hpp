@@ -41,9 +41,14 @@
 // activations on the scale-up link at its bus bandwidth, 2 (t - 1) ring steps (reduce-scatter,
 // then all-gather) each with a hop latency:
 //   allreduce(B) = 2 * (t - 1) / t * B / (scale_up_bandwidth * scale_up_efficiency)
-//                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency.
-// An engine with its own small-message all-reduce kernels (engine_spec.hpp) replaces the two
-// latency terms by its small_allreduce_latency for messages up to small_allreduce_max_bytes.
+//                  + scale_up_latency + 2 * (t - 1) * scale_up_step_latency      (Simple protocol)
+// or, where the profile has a scale_up_ll_latency, the faster of that and NCCL's LL protocol:
+//   2 * [2 * (t - 1) / t * B / (bandwidth * efficiency)] + scale_up_ll_latency
+//                  + 2 * (t - 1) * scale_up_step_latency
+// (half the bus bandwidth, a smaller fixed cost: NCCL picks LL for small messages).
+// An engine with its own small-message all-reduce kernels (engine_spec.hpp) takes the Simple
+// bandwidth term plus its small_allreduce_latency for messages up to small_allreduce_max_bytes,
+// when that is faster.
 // With an engine whose tp_comm_overlap is o > 0, o of the two all-reduces runs under the layer's
 // GEMM and elementwise kernels: exposed = allreduce - min(o * allreduce, linear + elementwise)
 // (engine_spec.hpp); without one, or with o = 0, nothing overlaps.
@@ -271,8 +276,8 @@ public:
   Time allreduce_time(Bytes bytes) const;
   // Ring all-reduce of `bytes` over `ranks` GPUs on the scale-up link (zero for one rank).
   static Time ring_allreduce(const HardwareSpec& hw, int ranks, Bytes bytes);
-  // The ring's fixed part: scale_up_latency + 2 (ranks - 1) scale_up_step_latency.
-  static Time ring_latency(const HardwareSpec& hw, int ranks);
+  // The ring's bandwidth term: 2 (ranks - 1) / ranks * bytes at the bus bandwidth.
+  static Time ring_transfer(const HardwareSpec& hw, int ranks, Bytes bytes);
   // An all-reduce as this model's engine runs it: the ring, or for messages up to the engine's
   // small_allreduce_max_bytes the ring's bandwidth term plus small_allreduce_latency, the faster.
   Time tp_allreduce(int ranks, Bytes bytes) const;

@@ -168,6 +168,10 @@ constexpr std::array kGpu{
     required("scale_up_bandwidth", T::byte_rate, "per-direction bandwidth of the intra-node link of all-reduce"),
     duration("scale_up_latency", "fixed latency of one collective on that link", kPositiveDuration),
     duration("scale_up_step_latency", "latency of one ring step (2 (n - 1) steps per all-reduce)", 0),
+    Field{.key = "scale_up_ll_latency", .type = T::duration,
+          .doc = "fixed latency of a ring all-reduce in NCCL's LL protocol (half the bus bandwidth); "
+                 "an all-reduce takes the faster of LL and the Simple ring",
+          .default_doc = "0: the Simple ring only", .min = 0},
     required("nic_bandwidth", T::rate, "scale-out NIC line rate per accelerator"),
     kComment,
 };

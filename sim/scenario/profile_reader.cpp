@@ -97,6 +97,7 @@ HardwareSpec read_hardware_profile(const nlohmann::json& card, const std::string
   h.scale_up_bandwidth = p.bytes_per_s("scale_up_bandwidth");
   h.scale_up_latency = p.time("scale_up_latency");
   h.scale_up_step_latency = p.time("scale_up_step_latency");
+  h.scale_up_ll_latency = p.time("scale_up_ll_latency");
   h.nic_bandwidth = p.bits_per_s("nic_bandwidth");
   p.finish();
   return h;

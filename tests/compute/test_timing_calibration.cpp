@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iterator>
+#include <tuple>
 #include <fstream>
 
 #include "sim/compute/timing_calibration.hpp"
@@ -68,8 +69,8 @@ constexpr Bound kBounds[] = {
     {"layer_linear_prefill", 0.02, 0.12, 0.08, 0.13},
     {"layer_linear_tp", 0.01, 0.01, 0.07, 0.08},
     {"attention_decode", 0.03, 0.21, 0.08, 0.24},
-    {"allreduce", 0.05, 0.21, 0.08, 0.28},
-    {"allreduce_engine", 0.0, 0.0, 0.15, 0.35},
+    {"allreduce", 0.04, 0.21, 0.07, 0.15},
+    {"allreduce_engine", 0.0, 0.0, 0.09, 0.13},
     {"prefill_tp", 0.0, 0.0, 0.05, 0.05},
     {"allreduce_small", 0.02, 0.04, 0.0, 0.0},
     {"decode_step", 0.0, 0.0, 0.08, 0.18},
@@ -80,7 +81,8 @@ constexpr Bound kBounds[] = {
 TEST_CASE("the fitted timing model stays within its bounds on the calibration set and hold-out") {
   std::vector<CalibrationPoint> points;
   for (const char* file :
-       {"vidur_layers.csv", "vidur_attention_decode.csv", "vidur_allreduce.csv", "vllm_allreduce.csv",
+       {"vidur_layers.csv", "vidur_attention_decode.csv", "vidur_allreduce.csv", "nccl_tests_allreduce.csv",
+        "vllm_allreduce.csv",
         "nim_ttft.csv", "lmdeploy_decode.csv", "llm_inference_bench_vllm.csv"}) {
     const auto more = load_calibration_points(kRoot / "data" / "calibration" / "timing" / file);
     points.insert(points.end(), more.begin(), more.end());
@@ -99,17 +101,19 @@ TEST_CASE("the fitted timing model stays within its bounds on the calibration se
 }
 
 TEST_CASE("the all-reduce hold-out is the fixed rule: every size bin 2^k with k mod 3 = 2") {
-  const auto points =
-      load_calibration_points(kRoot / "data" / "calibration" / "timing" / "vidur_allreduce.csv");
-  REQUIRE(points.size() == 36);
-  int holdout = 0;
-  for (const CalibrationPoint& p : points) {
-    const int k = static_cast<int>(std::floor(std::log2(static_cast<double>(p.tokens))));
-    INFO(p.gpu, " tp ", p.tp, " bytes ", p.tokens);
-    CHECK(p.holdout == (k % 3 == 2));
-    holdout += p.holdout ? 1 : 0;
+  for (const auto& [file, rows, held] : {std::tuple{"vidur_allreduce.csv", 36, 12},
+                                         std::tuple{"nccl_tests_allreduce.csv", 20, 7}}) {
+    const auto points = load_calibration_points(kRoot / "data" / "calibration" / "timing" / file);
+    REQUIRE(points.size() == static_cast<std::size_t>(rows));
+    int holdout = 0;
+    for (const CalibrationPoint& p : points) {
+      const int k = static_cast<int>(std::floor(std::log2(static_cast<double>(p.tokens))));
+      INFO(file, " ", p.gpu, " tp ", p.tp, " bytes ", p.tokens);
+      CHECK(p.holdout == (k % 3 == 2));
+      holdout += p.holdout ? 1 : 0;
+    }
+    CHECK(holdout == held);
   }
-  CHECK(holdout == 12);
 }
 
 TEST_CASE("fitting recovers the constants a synthetic calibration set was made with") {
@@ -144,6 +148,34 @@ TEST_CASE("fitting recovers the constants a synthetic calibration set was made w
   CHECK(fit.hardware.scale_up_efficiency == doctest::Approx(0.5));
   CHECK(fit.hardware.scale_up_latency.seconds() == doctest::Approx(20e-6));
   CHECK(fit.hardware.scale_up_step_latency.seconds() == doctest::Approx(1.5e-6));
+  CHECK(fit.hardware.scale_up_ll_latency == Time::zero());
+  CHECK(std::none_of(fit.constants.begin(), fit.constants.end(),
+                     [](const FittedConstant& c) { return c.name == "scale_up_ll_latency"; }));
+}
+
+TEST_CASE("fitting recovers an LL latency where the start profile models NCCL's LL protocol") {
+  const ModelSpec m = load_model_card(kRoot / "models" / "llama-3.1-8b.json");
+  HardwareSpec truth = load_hardware_profile(kRoot / "configs" / "gpus" / "h100-sxm.json");
+  truth.scale_up_efficiency = 0.7;
+  truth.scale_up_latency = Time::from_us(25.0);
+  truth.scale_up_step_latency = Time::from_us(0.5);
+  truth.scale_up_ll_latency = Time::from_us(9.0);
+  std::vector<CalibrationPoint> points;
+  for (long long bytes : {65536, 262144, 1048576, 4194304, 16777216, 67108864}) {
+    for (int tp : {2, 4, 8}) points.push_back({"allreduce", "m", truth.name, tp, bytes, 0, 0.0, false, "s"});
+  }
+  for (CalibrationPoint& p : points) p.measured_ms = predict_calibration_ms(p, m, truth);
+  HardwareSpec start = truth;
+  start.scale_up_efficiency = 1.0;
+  start.scale_up_latency = Time::from_us(5.0);
+  start.scale_up_step_latency = Time::zero();
+  start.scale_up_ll_latency = Time::from_us(30.0);
+  const ModelLookup lookup = [&m](const std::string&) -> const ModelSpec& { return m; };
+  const HardwareFit fit = fit_hardware(points, lookup, start);
+  CHECK(fit.hardware.scale_up_efficiency == doctest::Approx(0.7));
+  CHECK(fit.hardware.scale_up_latency.seconds() == doctest::Approx(25e-6));
+  CHECK(fit.hardware.scale_up_step_latency.seconds() == doctest::Approx(0.5e-6));
+  CHECK(fit.hardware.scale_up_ll_latency.seconds() == doctest::Approx(9e-6));
 }
 
 }  // namespace lynxsim

@@ -157,6 +157,26 @@ TEST_CASE("each of the 2 (t-1) ring steps adds the hop latency") {
   CHECK(TimingModel::ring_allreduce(hw, 1, bytes) == Time::zero());
 }
 
+TEST_CASE("with an LL latency an all-reduce takes the faster of the Simple ring and LL") {
+  HardwareSpec hw = round_device();
+  hw.scale_up_latency = Time::from_us(20.0);
+  hw.scale_up_step_latency = Time::from_us(0.5);
+  hw.scale_up_ll_latency = Time::from_us(8.0);
+  for (const double bytes : {1e4, 1e6, 1e8}) {
+    CAPTURE(bytes);
+    const double link_s = 2.0 * 7 / 8 * bytes / 100e9;
+    const double simple = link_s + 20e-6 + 14 * 0.5e-6;
+    const double ll = 2.0 * link_s + 8e-6 + 14 * 0.5e-6;
+    CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{static_cast<std::int64_t>(bytes)}).seconds() ==
+          doctest::Approx(std::min(simple, ll)).epsilon(1e-12));
+  }
+  HardwareSpec simple_only = hw;
+  simple_only.scale_up_ll_latency = Time::zero();
+  CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{10'000}) < TimingModel::ring_allreduce(simple_only, 8, Bytes{10'000}));
+  CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{100'000'000}) ==
+        TimingModel::ring_allreduce(simple_only, 8, Bytes{100'000'000}));
+}
+
 TEST_CASE("KV heads replicate when TP exceeds the KV heads") {
   const ModelSpec qwen = test::shipped_model("qwen2.5-7b");
   const HardwareSpec hw = round_device();
