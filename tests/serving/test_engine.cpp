@@ -98,20 +98,32 @@ TEST_CASE("an engine's step costs replace the GPU profile's step and layer overh
         base + Time::from_ms(1.0) + Time::from_us(40.0) * 8);
 }
 
+namespace {
+
+// `engine` adds `decode` to an 8 x 2048-token decode step (one-step and cached timing) and `prompt`
+// to a 4096-token prompt pass at `tp`, against `without`.
+void check_added_step_cost(const EngineSpec& without, const EngineSpec& engine, int tp, Time decode,
+                           Time prompt) {
+  const std::vector<int> batch(8, 2048);
+  const SequenceChunk chunk{4096, 0};
+  const TimingModel a(test::model_card("llama-3.1-8b"), test::gpu_profile("h100-sxm"), tp, engine);
+  const TimingModel b(a.model(), a.hardware(), tp, without);
+  CHECK(a.decode_step(batch).time == b.decode_step(batch).time + decode);
+  CHECK(a.decode_steps(8).time(8 * 2048) == b.decode_steps(8).time(8 * 2048) + decode);
+  CHECK(a.pass({&chunk, 1}, 1).time == b.pass({&chunk, 1}, 1).time + prompt);
+}
+
+}  // namespace
+
 TEST_CASE("at tensor parallelism above 1 every pass and decode step adds the engine's TP step cost") {
   EngineSpec without;
   without.step_overhead = Time::from_ms(1.0);
   EngineSpec engine = without;
   engine.tp_step_overhead = Time::from_us(600.0);
-  const std::vector<int> batch(8, 2048);
-  const SequenceChunk prompt{4096, 0};
   for (const int tp : {1, 2, 4}) {
-    const TimingModel a(test::model_card("llama-3.1-8b"), test::gpu_profile("h100-sxm"), tp, engine);
-    const TimingModel b(a.model(), a.hardware(), tp, without);
+    CAPTURE(tp);
     const Time extra = tp > 1 ? Time::from_us(600.0) : Time::zero();
-    CHECK(a.decode_step(batch).time == b.decode_step(batch).time + extra);
-    CHECK(a.decode_steps(8).time(8 * 2048) == b.decode_steps(8).time(8 * 2048) + extra);
-    CHECK(a.pass({&prompt, 1}, 1).time == b.pass({&prompt, 1}, 1).time + extra);
+    check_added_step_cost(without, engine, tp, extra, extra);
   }
 }
 
@@ -120,14 +132,8 @@ TEST_CASE("every pass and decode step adds the engine's host cost per token its 
   without.step_overhead = Time::from_ms(1.0);
   EngineSpec engine = without;
   engine.step_overhead_per_context_token = Time::from_ns(24);
-  const std::vector<int> batch(8, 2048);
-  const SequenceChunk prompt{4096, 0};
-  const TimingModel a(test::model_card("llama-3.1-8b"), test::gpu_profile("h100-sxm"), 2, engine);
-  const TimingModel b(a.model(), a.hardware(), 2, without);
-  const Time held = Time::from_seconds(24e-9 * 8 * 2049);
-  CHECK(a.decode_step(batch).time == b.decode_step(batch).time + held);
-  CHECK(a.decode_steps(8).time(8 * 2048) == b.decode_steps(8).time(8 * 2048) + held);
-  CHECK(a.pass({&prompt, 1}, 1).time == b.pass({&prompt, 1}, 1).time + Time::from_seconds(24e-9 * 4096));
+  check_added_step_cost(without, engine, 2, Time::from_seconds(24e-9 * 8 * 2049),
+                        Time::from_seconds(24e-9 * 4096));
 }
 
 TEST_CASE("without CUDA graphs a layer takes the longer of its host launch time and its GPU time") {
