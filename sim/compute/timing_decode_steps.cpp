@@ -37,7 +37,8 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
 }
 
 Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
-  const Time tail = tail_ + Time::from_seconds(per_context_token_ * static_cast<double>(kv_lengths + sequences_));
+  const double held = static_cast<double>(kv_lengths + sequences_);
+  const Time tail = tail_ + Time::from_seconds(per_context_token_ * held);
   if (gqa_) return max(host_, layer_fixed_ + gqa_attention(kv_lengths)) * timing_->model_.num_layers + tail;
   PassTotals plain;
   plain.sequences = sequences_;

@@ -55,9 +55,10 @@
 // The efficiencies, floors and link constants are fitted to public operator and NCCL measurements
 // (docs/design.md, "Timing calibration"; lynxsim calibrate-timing --fit).
 // A pass is  layers * layer + LM head + step_overhead (an engine's step_time(sequences, tokens)
-// when the model has an engine, tokens = sum (c_i + n_i), which then has no additive layer_overhead), where the LM head is a linear operator of
-// vocab * hidden / t weights (one GEMM kernel) applied to one token per sequence (prefill and
-// decode emit one logit row per sequence; verification emits one per query token).
+// when the model has an engine, tokens = sum (c_i + n_i), which then has no additive
+// layer_overhead), where the LM head is a linear operator of vocab * hidden / t weights (one GEMM
+// kernel) applied to one token per sequence (prefill and decode emit one logit row per sequence;
+// verification emits one per query token).
 //
 // Verification of k drafts made after c committed tokens is a forward over k + 1 query positions
 // (the token that produced the first draft, then the k drafts; the last position yields the bonus

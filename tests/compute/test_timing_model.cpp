@@ -172,7 +172,8 @@ TEST_CASE("with an LL latency an all-reduce takes the faster of the Simple ring 
   }
   HardwareSpec simple_only = hw;
   simple_only.scale_up_ll_latency = Time::zero();
-  CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{10'000}) < TimingModel::ring_allreduce(simple_only, 8, Bytes{10'000}));
+  CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{10'000}) <
+        TimingModel::ring_allreduce(simple_only, 8, Bytes{10'000}));
   CHECK(TimingModel::ring_allreduce(hw, 8, Bytes{100'000'000}) ==
         TimingModel::ring_allreduce(simple_only, 8, Bytes{100'000'000}));
 }
