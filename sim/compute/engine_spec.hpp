@@ -83,8 +83,11 @@ struct EngineSpec {
   // `tensor_parallel` GPUs.
   Time step_time(int sequences, int tensor_parallel = 1, double context_tokens = 0.0) const {
     const Time tp = tensor_parallel > 1 ? tp_step_overhead : Time::zero();
-    const Time held = Time::from_seconds(step_overhead_per_context_token.seconds() * context_tokens);
-    return step_overhead + step_overhead_per_sequence * sequences + tp + held;
+    return step_overhead + step_overhead_per_sequence * sequences + tp + context_cost(context_tokens);
+  }
+  // The part of a step's host time that grows with the `tokens` its sequences hold.
+  Time context_cost(double tokens) const {
+    return Time::from_seconds(step_overhead_per_context_token.seconds() * tokens);
   }
   // Host time to issue one layer of a pass, zero when the pass runs as a CUDA graph.
   Time layer_host_time(bool prefill) const {

@@ -24,7 +24,6 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
   d.layer_fixed_ = costs.layer_fixed;
   d.host_ = layer_host_time(PassTotals{});
   d.tail_ = costs.lm_head.time + step_cost(sequences, 0.0);
-  d.per_context_token_ = engine_ ? engine_->step_overhead_per_context_token.seconds() : 0.0;
   d.gqa_ = layout_.trivial() && !layered_attention_;
   const double hd = model_.head_dim;
   const double new_tokens = sequences;
@@ -38,13 +37,14 @@ TimingModel::DecodeSteps TimingModel::decode_steps(int sequences) const {
 
 Time TimingModel::DecodeSteps::time(std::int64_t kv_lengths) const {
   const double held = static_cast<double>(kv_lengths + sequences_);
-  const Time tail = tail_ + Time::from_seconds(per_context_token_ * held);
+  const auto& engine = timing_->engine_;
+  const Time tail = engine ? tail_ + engine->context_cost(held) : tail_;
   if (gqa_) return max(host_, layer_fixed_ + gqa_attention(kv_lengths)) * timing_->model_.num_layers + tail;
   PassTotals plain;
   plain.sequences = sequences_;
   plain.new_tokens = sequences_;
   plain.attention_pairs = static_cast<double>(kv_lengths) + 0.5 * static_cast<double>(sequences_);
-  plain.kv_read_tokens = static_cast<double>(kv_lengths + sequences_);
+  plain.kv_read_tokens = held;
   if (!timing_->layout_.trivial()) return timing_->pass_time(plain, sequences_);
   return max(host_, layer_fixed_ + timing_->attention_op(plain).time) * timing_->model_.num_layers + tail;
 }

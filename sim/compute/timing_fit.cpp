@@ -57,6 +57,9 @@ double get(const Parameter& p, HardwareSpec& h) {
   return p.time != nullptr ? (h.*p.time).seconds() * 1e6 : p.scalar(h);
 }
 
+// An optional constant is fitted only where the profile has it (non-zero).
+bool fitted(const Parameter& p, HardwareSpec& h) { return !p.optional || get(p, h) != 0.0; }
+
 double cost(const std::vector<const CalibrationPoint*>& points, const ModelLookup& model_of,
             const HardwareSpec& h) {
   double sum = 0.0;
@@ -88,7 +91,7 @@ void descend(const Family& family, const std::vector<const CalibrationPoint*>& p
   for (int sweep = 0; sweep < 50; ++sweep) {
     bool changed = false;
     for (const Parameter& p : family.parameters) {
-      if (p.optional && get(p, h) == 0.0) continue;
+      if (!fitted(p, h)) continue;
       const double v = best_value(p, points, model_of, h);
       if (v != get(p, h)) changed = true;
       set(p, h, v);
@@ -112,7 +115,7 @@ HardwareFit fit_hardware(const std::vector<CalibrationPoint>& points, const Mode
     if (chosen.empty()) continue;
     descend(family, chosen, model_of, fit.hardware);
     for (const Parameter& p : family.parameters) {
-      if (p.optional && get(p, fit.hardware) == 0.0) continue;
+      if (!fitted(p, fit.hardware)) continue;
       fit.constants.push_back({p.name, get(p, fit.hardware)});
     }
     fit.points += static_cast<int>(chosen.size());

@@ -253,8 +253,7 @@ public:
     int sequences_ = 0;
     Time layer_fixed_;  // a layer without attention
     Time host_;         // the engine's host issue time of one decode layer
-    Time tail_;         // LM head and step overhead
-    double per_context_token_ = 0.0;  // the engine's step_overhead_per_context_token, seconds
+    Time tail_;         // LM head and step overhead, less the engine's context_cost
     bool gqa_ = false;  // GQA attention on a trivial layout: timed by gqa_attention below
     double flops_per_pair_ = 0.0;
     double kv_row_bytes_ = 0.0;
