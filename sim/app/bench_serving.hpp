@@ -18,6 +18,7 @@
 // with a fixed acceptance of 0.8, so the figures depend only on the simulator and the machine.
 
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "sim/app/data_paths.hpp"
@@ -26,6 +27,11 @@ namespace lynxsim::app {
 
 struct ServingBenchOptions {
   std::vector<std::int64_t> sizes{10'000, 100'000, 1'000'000};  // requests per scaling point
+  // The longer traces sent by a capped client (client.hpp): each request ready at its trace
+  // arrival, at most this many in flight (vllm bench serve --max-concurrency C over a rate). A cap
+  // above the trace's peak concurrency runs the open-loop simulation with the client's bookkeeping
+  // added; a lower one throttles it.
+  std::optional<int> closed_loop;
 };
 
 int cmd_bench_serving(const DataPaths& data, const ServingBenchOptions& options);

@@ -96,6 +96,9 @@ void add_bench(CLI::App& app, BenchOptions& o) {
   bench->add_option("--sizes", o.sizes, "serving: trace lengths in requests (default 10000,100000,1000000)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
+  bench->add_option("--closed-loop", o.closed_loop,
+                    "serving: the longer traces sent by a client capped at this many in flight")
+      ->check(CLI::Range(1, 10'000'000));
   bench->add_option("--isa", o.isa, "kernels: instruction set of the optimized kernels (portable or avx2; "
                                     "default: the widest this CPU has)");
 }

@@ -79,7 +79,9 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
   if (what != "llm" && (options.context || options.decode || options.threads)) {
     throw InputError("--context, --decode and --threads apply to `bench llm` only");
   }
-  if (what != "serving" && options.sizes) throw InputError("--sizes applies to `bench serving` only");
+  if (what != "serving" && (options.sizes || options.closed_loop)) {
+    throw InputError("--sizes and --closed-loop apply to `bench serving` only");
+  }
   if (what != "kernels" && options.isa) throw InputError("--isa applies to `bench kernels` only");
   if (what == "kernels") {
     const quant::KernelBenchConfig config = kernel_bench_config(options);
@@ -96,6 +98,7 @@ int cmd_bench(const DataPaths& data, const BenchOptions& options) {
   if (what == "serving") {
     ServingBenchOptions serving;
     if (options.sizes) serving.sizes = *options.sizes;
+    serving.closed_loop = options.closed_loop;
     return cmd_bench_serving(data, serving);
   }
   if (what == "llm") {

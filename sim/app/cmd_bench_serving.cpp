@@ -88,14 +88,16 @@ double peak_resident_mib() {
 }
 
 void print_scaling(const serving::ServingConfig& hour, const std::vector<quant::MethodSpec>& methods,
-                   std::vector<std::int64_t> sizes) {
+                   std::vector<std::int64_t> sizes, std::optional<int> closed_loop) {
   std::sort(sizes.begin(), sizes.end());
-  fmt::print("\nlonger traces: the hour repeated back to back, all {} methods per size\n\n", methods.size());
+  fmt::print("\nlonger traces: the hour repeated back to back, all {} methods per size{}\n\n", methods.size(),
+             closed_loop ? fmt::format(", sent by a client capped at {} in flight", *closed_loop) : "");
   fmt::print("{:>9} {:>9} {:>9} {:>12} {:>12} {:>13} {:>14} {:>9}\n", "requests", "wall s", "cpu s", "events",
              "requests/s", "us/request", "cpu us/request", "peak MiB");
   for (const std::int64_t size : sizes) {
     serving::ServingConfig config = hour;
     config.requests = repeated_trace(hour.requests, size);
+    if (closed_loop) config.client = serving::ClientSpec{*closed_loop, Time::zero()};
     const BenchLine total = run_methods(config, methods, false);
     const double runs = static_cast<double>(size) * static_cast<double>(methods.size());
     const double wall_s = std::max(total.wall_s, 1e-9);
@@ -122,7 +124,7 @@ int cmd_bench_serving(const DataPaths& data, const ServingBenchOptions& options)
   fmt::print("{:<8} {:>9} {:>12} {:>9} {:>9} {:>12} {:>11} {:>13}\n", "method", "requests", "events",
              "wall s", "cpu s", "events/s", "simulated s", "sim s/wall s");
   print_line(run_methods(config, s.methods, true));
-  print_scaling(config, s.methods, options.sizes);
+  print_scaling(config, s.methods, options.sizes, options.closed_loop);
   return 0;
 }
 

@@ -98,6 +98,7 @@ struct BenchOptions {
   std::optional<int> decode;
   std::optional<int> threads;
   std::optional<std::vector<std::int64_t>> sizes;
+  std::optional<int> closed_loop;
   std::optional<std::string> isa;  // kernels: portable or avx2
 };
 

@@ -43,6 +43,8 @@ ClusterSummary cluster_summary(const serving::MethodResult& result) {
   s.num_decode = c.num_decode;
   s.requests_per_s = c.requests_per_s;
   s.output_tokens_per_s = c.output_tokens_per_s;
+  s.achieved_concurrency = c.achieved_concurrency;
+  s.client_concurrency = c.client_concurrency;
   s.requests_meeting_slo = c.requests_meeting_slo;
   s.goodput_requests_per_s = c.goodput_requests_per_s;
   s.cache_lookup_blocks = c.cache_lookup_blocks;

@@ -49,6 +49,8 @@ struct ClusterSummary {
   int num_decode = 1;
   double requests_per_s = 0.0;
   double output_tokens_per_s = 0.0;
+  double achieved_concurrency = 0.0;
+  int client_concurrency = 0;
   std::int64_t requests_meeting_slo = 0;
   double goodput_requests_per_s = 0.0;
   double slo_attainment = 0.0;

@@ -164,6 +164,19 @@ std::string exposure_note(const std::vector<MethodSummary>& summaries, const Lay
   return head + "a method that sends fewer bytes first can win up to that share.\n";
 }
 
+// A closed-loop client sends each method's requests at that method's own times (client.hpp).
+std::string client_note(const std::vector<MethodSummary>& summaries) {
+  if (summaries.empty() || summaries.front().cluster.client_concurrency == 0) return "";
+  std::string figures;
+  for (const auto& s : summaries) {
+    figures += fmt::format("{}{} {:.2f} in flight, {:.3f} req/s", figures.empty() ? "" : "; ", s.name,
+                           s.cluster.achieved_concurrency, s.cluster.requests_per_s);
+  }
+  return fmt::format("Closed-loop client, at most {} requests in flight, each method's requests sent "
+                     "as its own responses free slots: {}.\n",
+                     summaries.front().cluster.client_concurrency, figures);
+}
+
 std::string table_notes(const std::vector<MethodSummary>& summaries, const Layout& layout) {
   std::string notes;
   if (layout.with_acceptance) {
@@ -176,6 +189,7 @@ std::string table_notes(const std::vector<MethodSummary>& summaries, const Layou
                    "TTFT is TTFT_commit.\n";
   }
   notes += exposure_note(summaries, layout);
+  notes += client_note(summaries);
   notes += accuracy_note(summaries);
   if (layout.prefill_first && !summaries.empty()) {
     notes += "The prefill instance emits the first token (serving.first_token_from \"prefill\"), "

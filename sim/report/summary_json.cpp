@@ -37,6 +37,8 @@ void add_cluster(nlohmann::json& out, const ClusterSummary& c) {
       {"decode_instances", c.num_decode},
       {"requests_per_s", number(c.requests_per_s)},
       {"output_tokens_per_s", number(c.output_tokens_per_s)},
+      {"achieved_concurrency", number(c.achieved_concurrency)},
+      {"client_concurrency", c.client_concurrency > 0 ? nlohmann::json(c.client_concurrency) : nullptr},
       {"requests_meeting_slo", c.requests_meeting_slo},
       {"goodput_requests_per_s", number(c.goodput_requests_per_s)},
       {"slo_attainment", number(c.slo_attainment)},

@@ -16,7 +16,8 @@
 //    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),
 //    "simulated_time_s", "events_executed",
 //    cluster figures (method_summary.hpp): "prefill_instances", "decode_instances",
-//    "requests_per_s", "output_tokens_per_s", "requests_meeting_slo", "goodput_requests_per_s",
+//    "requests_per_s", "output_tokens_per_s", "achieved_concurrency", "client_concurrency" (the
+//    closed-loop client's cap; null for open-loop arrivals), "requests_meeting_slo", "goodput_requests_per_s",
 //    "slo_attainment", "cache_lookup_blocks", "cache_hit_blocks", "cache_evicted_blocks",
 //    "cache_hit_tokens", "cache_hit_rate", "cached_token_fraction", "peak_decode_memory_fraction",
 //    "max_link_utilisation", "max_link_peak_utilisation",

@@ -14,6 +14,7 @@ inline constexpr double kRequestsBound = static_cast<double>(kMaxRequests);
 
 std::span<const Field> workload_trace_fields();
 std::span<const Field> workload_synthetic_fields();
+std::span<const Field> workload_closed_loop_fields();
 std::span<const Field> length_fields();
 std::span<const Field> method_fields();
 std::span<const Field> cachegen_fields();

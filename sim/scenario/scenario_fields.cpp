@@ -228,6 +228,7 @@ std::span<const FieldSection> scenario_field_sections() {
         FieldSection{"workload-copies", "/workload", kCopies},
         FieldSection{"workload-trace", "/workload/trace", workload_trace_fields()},
         FieldSection{"workload-synthetic", "/workload/synthetic", workload_synthetic_fields()},
+        FieldSection{"workload-closed-loop", "/workload/closed_loop", workload_closed_loop_fields()},
         FieldSection{"length", "/workload/synthetic/context", length_fields()},
         FieldSection{"method", "/methods/0", method_fields()},
         FieldSection{"cachegen", "/methods/0/cachegen", cachegen_fields()},

@@ -153,7 +153,7 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   }
   if (const auto* workload = top.get("workload", true)) {
     s.serving.requests = read_workload(*workload, top.child("workload"), ctx, s.seed,
-                                       res["workload"]);
+                                       res["workload"], s.serving.client);
   }
   if (const auto* methods = top.get("methods", true)) {
     s.methods = read_methods(*methods, top.child("methods"), ctx.issues, res["methods"]);

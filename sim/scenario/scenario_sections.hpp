@@ -3,6 +3,7 @@
 // JSON pointer, records problems in the IssueList, returns the typed value (neutral when invalid)
 // and writes the section's resolved JSON (every default filled in) to `resolved`.
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -42,7 +43,8 @@ EngineSpec read_engine(const nlohmann::json& value, const std::string& path, Sec
                        nlohmann::json& resolved);
 std::vector<serving::RequestSpec> read_workload(const nlohmann::json& value,
                                                 const std::string& path, SectionContext& ctx,
-                                                std::uint64_t seed, nlohmann::json& resolved);
+                                                std::uint64_t seed, nlohmann::json& resolved,
+                                                std::optional<serving::ClientSpec>& client);
 std::vector<quant::MethodSpec> read_methods(const nlohmann::json& value,
                                                   const std::string& path, IssueList& issues,
                                                   nlohmann::json& resolved);

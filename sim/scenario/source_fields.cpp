@@ -62,6 +62,28 @@ constexpr std::array kSynthetic{
     Field{.key = "output", .doc = "a length (below)", .required = true},
 };
 
+constexpr std::array kClosedLoop{
+    Field{.key = "concurrency", .type = T::integer,
+          .doc = "requests in flight at most (vllm bench serve --max-concurrency)", .min = 1,
+          .max = kRequestsBound, .required = true},
+    Field{.key = "count", .type = T::integer, .doc = "requests in all (--num-prompts)",
+          .default_doc = "the trace's requests with `lengths_from`, else required", .min = 1,
+          .max = kRequestsBound},
+    Field{.key = "rate_per_s", .type = T::number,
+          .doc = "requests become ready at this mean rate (--request-rate; a bare number)",
+          .default_doc = "inf: all ready at 0", .min = 0, .max = 1e12, .open_min = true},
+    Field{.key = "burstiness", .type = T::number,
+          .doc = "--burstiness: the shape of the gamma gaps (1 Poisson, < 1 burstier)",
+          .default_json = "1", .min = 1e-6, .max = 1e6},
+    Field{.key = "think_time", .type = T::duration,
+          .doc = "a slot is free again this long after its request finishes", .default_json = "\"0s\"",
+          .min = 0},
+    Field{.key = "context", .doc = "a length (below)", .default_doc = "required without `lengths_from`"},
+    Field{.key = "output", .doc = "a length (below)", .default_doc = "required without `lengths_from`"},
+    Field{.key = "lengths_from", .doc = "a `trace` object (above): its lengths in trace order",
+          .default_doc = "none"},
+};
+
 constexpr std::array kLength{
     Field{.key = "kind", .type = T::choice, .doc = "the distribution",
           .choices = "fixed|uniform|lognormal|empirical", .required = true},
@@ -134,6 +156,7 @@ constexpr std::array kCacheGen{
 
 std::span<const Field> workload_trace_fields() { return kTrace; }
 std::span<const Field> workload_synthetic_fields() { return kSynthetic; }
+std::span<const Field> workload_closed_loop_fields() { return kClosedLoop; }
 std::span<const Field> length_fields() { return kLength; }
 std::span<const Field> method_fields() { return kMethod; }
 std::span<const Field> cachegen_fields() { return kCacheGen; }

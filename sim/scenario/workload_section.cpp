@@ -1,7 +1,8 @@
-// The "workload" section: a fixed list of requests, N copies of one request, a replayed trace or a
-// synthetic arrival process (the last two in workload_sources.cpp); exactly one of the four keys.
-// The keys of each form are the "workload-request", "workload-copies", "workload-trace" and
-// "workload-synthetic" tables (scenario_fields.cpp, source_fields.cpp).
+// The "workload" section: a fixed list of requests, N copies of one request, a replayed trace, a
+// synthetic arrival process (the last two in workload_sources.cpp) or a closed-loop client
+// (workload_closed_loop.cpp); exactly one of the five keys. The keys of each form are the
+// "workload-request", "workload-copies", "workload-trace", "workload-synthetic" and
+// "workload-closed-loop" tables (scenario_fields.cpp, source_fields.cpp).
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -79,17 +80,18 @@ std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) 
 
 std::vector<RequestSpec> read_workload(const nlohmann::json& value, const std::string& path,
                                        SectionContext& ctx, std::uint64_t seed,
-                                       nlohmann::json& resolved) {
+                                       nlohmann::json& resolved,
+                                       std::optional<serving::ClientSpec>& client) {
   ObjectReader r(value, path, ctx.issues);
   if (!r.valid()) return {};
-  const char* forms[] = {"requests", "copies", "trace", "synthetic"};
+  const char* forms[] = {"requests", "copies", "trace", "synthetic", "closed_loop"};
   const auto given = std::count_if(std::begin(forms), std::end(forms),
                                    [&](const char* k) { return value.contains(k); });
   std::vector<RequestSpec> requests;
   const auto& base_dir = ctx.options.base_dir;
   if (given != 1) {
     ctx.issues.add(path, "expected exactly one of \"requests\" (a list), \"copies\" (N copies), "
-                         "\"trace\" and \"synthetic\"");
+                         "\"trace\", \"synthetic\" and \"closed_loop\"");
     for (const char* k : forms) r.get(k);
   } else if (const auto* list = r.get("requests")) {
     nlohmann::json list_resolved;
@@ -101,6 +103,11 @@ std::vector<RequestSpec> read_workload(const nlohmann::json& value, const std::s
   } else if (const auto* synthetic = r.get("synthetic")) {
     ObjectReader t(*synthetic, r.child("synthetic"), ctx.issues);
     if (t.valid()) requests = read_synthetic_workload(t, seed, base_dir, resolved["synthetic"]);
+  } else if (const auto* closed = r.get("closed_loop")) {
+    ObjectReader t(*closed, r.child("closed_loop"), ctx.issues);
+    if (t.valid()) {
+      requests = read_closed_loop_workload(t, seed, base_dir, resolved["closed_loop"], client);
+    }
   } else {
     requests = read_copies(r, resolved);
   }

@@ -52,6 +52,8 @@ void read_length_kind(ObjectReader& r, const std::string& kind, LengthDistributi
   d.max = r.count(F["max"]).value_or(d.max);
 }
 
+}  // namespace
+
 LengthDistribution read_length(const json& value, const std::string& path, IssueList& issues,
                                const std::filesystem::path& base_dir, json& resolved) {
   LengthDistribution d;
@@ -75,8 +77,6 @@ LengthDistribution read_length(const json& value, const std::string& path, Issue
   }
   return d;
 }
-
-}  // namespace
 
 std::vector<serving::RequestSpec> read_trace_workload(ObjectReader& r,
                                                       const std::filesystem::path& base_dir,

@@ -103,6 +103,10 @@ struct ClusterStats {
   double max_link_utilisation = 0.0;
   double requests_per_s = 0.0;
   double output_tokens_per_s = 0.0;
+  // Time average of requests in flight from the first arrival to the last finish:
+  // sum of E2E / (last finish - first arrival).
+  double achieved_concurrency = 0.0;
+  int client_concurrency = 0;  // the client's cap (ServingConfig::client); 0: open loop
   std::int64_t requests_meeting_slo = 0;
   double goodput_requests_per_s = 0.0;
 };

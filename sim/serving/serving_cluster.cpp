@@ -70,6 +70,9 @@ ServingCluster::ServingCluster(Simulator& sim, const ServingConfig& config,
                                const MethodQuality& quality, bool merge_quiet_steps)
     : sim_(sim), config_(config), network_(config.make_network(sim)), router_(config.router),
       merge_quiet_steps_(merge_quiet_steps) {
+  if (config.client) {
+    client_.emplace(sim, *config.client, [this](RequestState& r) { send(r); });
+  }
   if (config.layers_per_flow < 1) throw std::invalid_argument("layers_per_flow must be >= 1");
   if (config.prefill_schedule.chunked && config.prefill_schedule.max_batch_tokens < 1) {
     throw std::invalid_argument("chunked prefill needs max_batch_tokens >= 1");
@@ -165,8 +168,10 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
                           config_.speculation.max_draft_tokens, acceptance, method.speculative(),
                           config_.decode_memory.usable_fraction, merge_quiet_steps_};
+    DecodeInstance::Callback on_finish;
+    if (client_) on_finish = [this](RequestState&) { client_->finished(); };
     decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_[i],
-                                                       transfer_->decode_stream(i), dp, nullptr));
+                                                       transfer_->decode_stream(i), dp, on_finish));
   }
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
@@ -177,6 +182,16 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
 }
 
 void ServingCluster::schedule(std::deque<RequestState>& requests) {
+  if (client_) {
+    std::vector<RequestState*> order;
+    order.reserve(requests.size());
+    for (RequestState& r : requests) order.push_back(&r);
+    std::stable_sort(order.begin(), order.end(), [](const RequestState* a, const RequestState* b) {
+      return a->metrics.arrived_at < b->metrics.arrived_at;
+    });
+    client_->start(std::move(order));
+    return;
+  }
   arrivals_.clear();
   for (RequestState& r : requests) {
     arrivals_.push_back({r.metrics.arrived_at + admission_delay(config_, r), &r});
@@ -196,6 +211,15 @@ void ServingCluster::schedule_next_arrival() {
     schedule_next_arrival();
     arrive(*r);
   });
+}
+
+void ServingCluster::send(RequestState& request) {
+  const Time delay = admission_delay(config_, request);
+  if (delay == Time::zero()) {
+    arrive(request);
+  } else {
+    sim_.schedule_in(delay, [this, &request] { arrive(request); });
+  }
 }
 
 void ServingCluster::arrive(RequestState& request) {
@@ -238,7 +262,10 @@ void ServingCluster::arrive_with_cache(RequestState& request, PrefillInstance& p
 
 void ServingCluster::prefill_done(RequestState& request) {
   if (cache_ && request.hash_ids != nullptr) cache_->insert(*request.hash_ids);
-  if (config_.first_token_from == FirstTokenSource::prefill) commit_prefill_token(request);
+  if (config_.first_token_from == FirstTokenSource::prefill) {
+    commit_prefill_token(request);
+    if (request.finished && client_) client_->finished();
+  }
 }
 
 ClusterStats ServingCluster::stats(Time end) const {

@@ -19,6 +19,7 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/net/network.hpp"
+#include "sim/serving/client.hpp"
 #include "sim/serving/context_loader.hpp"
 #include "sim/serving/decode_instance.hpp"
 #include "sim/serving/expert_exchange.hpp"
@@ -37,7 +38,8 @@ public:
   ServingCluster(Simulator& sim, const ServingConfig& config, const quant::MethodSpec& method,
                  double acceptance, const MethodQuality& quality, bool merge_quiet_steps = true);
 
-  // Schedules the arrival of every request (they must outlive the run).
+  // Schedules the arrival of every request (they must outlive the run); with a client
+  // (config.client) the client sends them, in order of arrival_at, as its slots allow.
   void schedule(std::deque<RequestState>& requests);
   // Cache, memory and link figures after the run (throughput and goodput are filled by the caller).
   ClusterStats stats(Time end) const;
@@ -53,6 +55,8 @@ private:
     std::uint64_t sequence = 0;
   };
   void schedule_next_arrival();
+  // A request the client sends now enters after the engine's admission delay.
+  void send(RequestState& request);
   void arrive(RequestState& request);
   void arrive_with_cache(RequestState& request, PrefillInstance& prefill);
   DecodeInstance& decode_of(const RequestState& request) {
@@ -73,6 +77,7 @@ private:
   std::optional<PrefixCache> cache_;
   net::HostId store_host_ = 0;
   std::optional<ContextLoader> loader_;
+  std::optional<Client> client_;  // config.client: requests are sent by it, not at arrival_at
   std::vector<Arrival> arrivals_;
   std::size_t next_arrival_ = 0;
   std::optional<LinkUsage> links_;

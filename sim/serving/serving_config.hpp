@@ -149,6 +149,13 @@ struct ServingSlo {
   std::optional<Time> tpot;
 };
 
+// A client that keeps at most `concurrency` requests in flight and frees a slot `think_time` after
+// its request finishes (client.hpp); the requests' arrival_at are then their ready times.
+struct ClientSpec {
+  int concurrency = 1;
+  Time think_time = Time::zero();
+};
+
 using NetworkFactory = std::function<std::unique_ptr<net::Network>(Simulator&)>;
 
 struct ServingConfig {
@@ -177,6 +184,8 @@ struct ServingConfig {
   // Integrate link loads over the run (utilisation in ClusterStats; costs one callback per change).
   bool measure_links = true;
   std::vector<RequestSpec> requests;
+  // None: every request arrives at its arrival_at (open loop).
+  std::optional<ClientSpec> client;
   NetworkFactory make_network;
   std::uint64_t seed = 1;
 };

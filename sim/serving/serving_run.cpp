@@ -1,5 +1,6 @@
 #include "sim/serving/serving_run.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <stdexcept>
 
@@ -32,6 +33,20 @@ bool meets_slo(const ServingSlo& slo, const RequestMetrics& m) {
   return (!slo.ttft || m.ttft() <= *slo.ttft) && (!slo.tpot || m.tpot() <= *slo.tpot);
 }
 
+double achieved_concurrency(const std::vector<RequestMetrics>& requests) {
+  if (requests.empty()) return 0.0;
+  Time first = Time::max();
+  Time last = Time::zero();
+  double busy_s = 0.0;
+  for (const RequestMetrics& m : requests) {
+    first = std::min(first, m.arrived_at);
+    last = std::max(last, m.last_token_at);
+    busy_s += m.e2e().seconds();
+  }
+  const double span_s = (last - first).seconds();
+  return span_s > 0.0 ? busy_s / span_s : 0.0;
+}
+
 void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Time end) {
   const double seconds = end.seconds();
   std::int64_t tokens = 0;
@@ -41,6 +56,7 @@ void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Tim
     s.cache_hit_tokens += m.cached_tokens;
   }
   if (seconds <= 0.0) return;
+  s.achieved_concurrency = achieved_concurrency(requests);
   s.requests_per_s = static_cast<double>(requests.size()) / seconds;
   s.output_tokens_per_s = static_cast<double>(tokens) / seconds;
   s.goodput_requests_per_s = static_cast<double>(s.requests_meeting_slo) / seconds;
@@ -82,6 +98,7 @@ MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& meth
     result.requests.push_back(r.metrics);
   }
   add_rates(result.cluster, result.requests, result.simulated_time);
+  if (config.client) result.cluster.client_concurrency = config.client->concurrency;
   return result;
 }
 

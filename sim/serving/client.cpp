@@ -1,0 +1,54 @@
+#include "sim/serving/client.hpp"
+
+#include <stdexcept>
+
+namespace lynxsim::serving {
+
+Client::Client(Simulator& sim, const ClientSpec& spec, Send send)
+    : sim_(sim), spec_(spec), send_(std::move(send)), free_slots_(spec.concurrency) {
+  if (spec.concurrency < 1) throw std::invalid_argument("a client needs a concurrency >= 1");
+  if (spec.think_time < Time::zero()) throw std::invalid_argument("think time must be >= 0");
+}
+
+void Client::start(std::vector<RequestState*> order) {
+  order_ = std::move(order);
+  next_ = 0;
+  if (order_.empty()) return;
+  timer_pending_ = true;
+  sim_.schedule_at(order_.front()->metrics.arrived_at, [this] {
+    timer_pending_ = false;
+    pump();
+  });
+}
+
+void Client::pump() {
+  while (free_slots_ > 0 && next_ < order_.size()) {
+    RequestState& r = *order_[next_];
+    if (r.metrics.arrived_at > sim_.now()) {
+      if (!timer_pending_) {
+        timer_pending_ = true;
+        sim_.schedule_at(r.metrics.arrived_at, [this] {
+          timer_pending_ = false;
+          pump();
+        });
+      }
+      return;
+    }
+    ++next_;
+    --free_slots_;
+    r.metrics.arrived_at = sim_.now();
+    send_(r);
+  }
+}
+
+void Client::free_slot() {
+  ++free_slots_;
+  pump();
+}
+
+// The slot returns in an event of its own: the finishing instance is not re-entered by a send.
+void Client::finished() {
+  sim_.schedule_in(spec_.think_time, [this] { free_slot(); });
+}
+
+}  // namespace lynxsim::serving
