@@ -46,8 +46,14 @@ void Client::free_slot() {
   pump();
 }
 
-// The slot returns in an event of its own: the finishing instance is not re-entered by a send.
+// With a slot already free no request is waiting for one (pump() sent every ready request), so the
+// slot returns at once; otherwise in an event of its own, so that the finishing instance is not
+// re-entered by a send.
 void Client::finished() {
+  if (spec_.think_time == Time::zero() && free_slots_ > 0) {
+    ++free_slots_;
+    return;
+  }
   sim_.schedule_in(spec_.think_time, [this] { free_slot(); });
 }
 
