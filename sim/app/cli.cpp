@@ -21,6 +21,7 @@ struct Parsed {
   BenchOptions bench;
   LlmLogitsOptions llm_logits;
   FlowsOptions flows;
+  ReplayOptions replay;
   std::string keys_table;
   std::optional<std::filesystem::path> data_dir;
   std::optional<std::filesystem::path> cache_dir;
@@ -176,6 +177,13 @@ void add_subcommands(CLI::App& app, Parsed& p) {
                    "fit the GPU constants on the calibration points (not the hold-out), print them");
   add_bench(app, p.bench);
   add_flows(app, p.flows);
+  auto* replay = app.add_subcommand("replay", "a real benchmark run's requests on a deployment scenario, "
+                                              "measured against simulated latencies");
+  replay->add_option("result", p.replay.result, "vllm bench serve --save-result --save-detailed JSON")
+      ->required();
+  replay->add_option("--scenario", p.replay.scenario, "the deployment scenario")->required();
+  replay->add_option("--set", p.replay.overrides, "override a field of the scenario: path=value");
+  replay->add_flag("--json", p.replay.json, "print JSON");
   auto* logits = app.add_subcommand("llm-logits", "next-token logits of SmolLM2 for a prompt");
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
   logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
@@ -201,6 +209,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("calibrate-timing")) return cmd_calibrate_timing(data, p.calibrate_timing);
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("flows")) return cmd_flows(data, p.flows);
+  if (app.got_subcommand("replay")) return cmd_replay(data, p.replay);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(data, p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");

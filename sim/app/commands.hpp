@@ -116,7 +116,16 @@ struct FlowsOptions {
   std::uint64_t seed = 1;
 };
 
+// `lynxsim replay RESULT --scenario FILE`: a real benchmark run against the simulated deployment.
+struct ReplayOptions {
+  std::filesystem::path result;    // vllm bench serve --save-result --save-detailed JSON
+  std::filesystem::path scenario;  // the deployment; its workload is replaced by the run's
+  std::vector<std::string> overrides;
+  bool json = false;
+};
+
 int cmd_run(const DataPaths& data, const RunOptions& options);
+int cmd_replay(const DataPaths& data, const ReplayOptions& options);
 int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);
 // `lynxsim keys [TABLE]`: the key tables of a scenario file (all, or the one named), as
