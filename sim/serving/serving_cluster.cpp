@@ -186,9 +186,12 @@ void ServingCluster::schedule(std::deque<RequestState>& requests) {
     std::vector<RequestState*> order;
     order.reserve(requests.size());
     for (RequestState& r : requests) order.push_back(&r);
-    std::stable_sort(order.begin(), order.end(), [](const RequestState* a, const RequestState* b) {
+    const auto earlier = [](const RequestState* a, const RequestState* b) {
       return a->metrics.arrived_at < b->metrics.arrived_at;
-    });
+    };
+    if (!std::is_sorted(order.begin(), order.end(), earlier)) {
+      std::stable_sort(order.begin(), order.end(), earlier);
+    }
     client_->start(std::move(order));
     return;
   }
