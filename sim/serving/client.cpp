@@ -13,9 +13,12 @@ Client::Client(Simulator& sim, const ClientSpec& spec, Send send)
 void Client::start(std::vector<RequestState*> order) {
   order_ = std::move(order);
   next_ = 0;
-  if (order_.empty()) return;
+  if (!order_.empty()) wake_at(order_.front()->metrics.arrived_at);
+}
+
+void Client::wake_at(Time at) {
   timer_pending_ = true;
-  sim_.schedule_at(order_.front()->metrics.arrived_at, [this] {
+  sim_.schedule_at(at, [this] {
     timer_pending_ = false;
     pump();
   });
@@ -25,13 +28,7 @@ void Client::pump() {
   while (free_slots_ > 0 && next_ < order_.size()) {
     RequestState& r = *order_[next_];
     if (r.metrics.arrived_at > sim_.now()) {
-      if (!timer_pending_) {
-        timer_pending_ = true;
-        sim_.schedule_at(r.metrics.arrived_at, [this] {
-          timer_pending_ = false;
-          pump();
-        });
-      }
+      if (!timer_pending_) wake_at(r.metrics.arrived_at);
       return;
     }
     ++next_;

@@ -38,6 +38,7 @@ public:
 
 private:
   void pump();
+  void wake_at(Time at);
   void free_slot();
 
   Simulator& sim_;
