@@ -179,7 +179,9 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   add_flows(app, p.flows);
   auto* replay = app.add_subcommand("replay", "a real benchmark run's requests on a deployment scenario, "
                                               "measured against simulated latencies");
-  replay->add_option("result", p.replay.result, "vllm bench serve --save-result --save-detailed JSON")
+  replay->add_option("result", p.replay.result,
+                     "vllm bench serve --save-detailed JSON, genai-perf profile_export.json or AIPerf "
+                     "profile_export.jsonl")
       ->required();
   replay->add_option("--scenario", p.replay.scenario, "the deployment scenario")->required();
   replay->add_option("--set", p.replay.overrides, "override a field of the scenario: path=value");

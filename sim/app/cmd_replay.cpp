@@ -1,14 +1,16 @@
 // `lynxsim replay RESULT --scenario DEPLOYMENT [--json]`: the requests of a real benchmark run
-// (store/benchmark_result.hpp) sent again, with the same client, to the deployment scenario, and
-// the measured latencies beside the simulated ones (report/replay_table.hpp).
+// (store/benchmark_result.hpp: vllm bench serve, genai-perf or AIPerf exports) sent again, with
+// the same client, to the deployment scenario, and the measured latencies beside the simulated ones
+// (report/replay_table.hpp).
 //
 // The scenario's workload is replaced by the run's successful requests, in order, with their
 // prompt and output lengths (so the scenario's checks apply to them, e.g. max_context). The client:
-//   - with a max_concurrency: the closed-loop client (serving/client.hpp) at that concurrency,
-//     ready times from vLLM's rate process at the recorded request_rate and burstiness (all at 0
+//   - with a max_concurrency (vLLM's, genai-perf's concurrency mode, AIPerf's loadgen concurrency):
+//     the closed-loop client (serving/client.hpp) at that concurrency, ready times from vLLM's
+//     rate process at the recorded request_rate and burstiness (all at 0
 //     for "inf"; the real gamma draws are not recorded, so the simulated ones are the scenario
 //     seed's);
-//   - without one, the recorded send times (start_times) when the file has them, else the rate
+//   - without one, the recorded send times (start_times, timestamps) when the file has them, else the rate
 //     process, open loop.
 // Every method of the scenario is simulated; accuracy is measured as a run measures it.
 
@@ -43,12 +45,14 @@ bool has_send_times(const store::BenchmarkResult& run) {
 
 std::string client_text(const store::BenchmarkResult& run, bool recorded_times) {
   const std::string rate = run.request_rate ? fmt::format("{:g}/s", *run.request_rate) : "inf";
+  const std::string source = run.client_source.empty() ? "" : " (client from " + run.client_source + ")";
   if (run.max_concurrency) {
-    return fmt::format("closed loop, max concurrency {}, request rate {}, burstiness {:g}",
-                       *run.max_concurrency, rate, run.burstiness);
+    return fmt::format("closed loop, max concurrency {}, request rate {}, burstiness {:g}{}",
+                       *run.max_concurrency, rate, run.burstiness, source);
   }
-  return recorded_times ? "open loop at the recorded send times"
-                        : fmt::format("open loop, request rate {}, burstiness {:g}", rate, run.burstiness);
+  return (recorded_times ? "open loop at the recorded send times"
+                         : fmt::format("open loop, request rate {}, burstiness {:g}", rate, run.burstiness)) +
+         source;
 }
 
 report::LatencySample measured_sample(const store::BenchmarkResult& run) {

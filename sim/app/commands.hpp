@@ -118,7 +118,7 @@ struct FlowsOptions {
 
 // `lynxsim replay RESULT --scenario FILE`: a real benchmark run against the simulated deployment.
 struct ReplayOptions {
-  std::filesystem::path result;    // vllm bench serve --save-result --save-detailed JSON
+  std::filesystem::path result;    // store::read_benchmark_result's formats
   std::filesystem::path scenario;  // the deployment; its workload is replaced by the run's
   std::vector<std::string> overrides;
   bool json = false;

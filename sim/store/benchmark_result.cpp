@@ -8,6 +8,9 @@
 #include "sim/fields/issues.hpp"
 #include "sim/fields/object_reader.hpp"
 #include "sim/fields/strict_json.hpp"
+#include "sim/store/aiperf_export.hpp"
+#include "sim/store/genai_perf_export.hpp"
+#include "sim/store/measured_values.hpp"
 #include "sim/store/text_file.hpp"
 
 namespace lynxsim::store {
@@ -29,21 +32,6 @@ const json* array(ObjectReader& r, std::string_view key, bool required, std::siz
     return nullptr;
   }
   return v;
-}
-
-std::optional<double> seconds(const json& v, const std::string& path, IssueList& issues) {
-  if (v.is_number() && std::isfinite(v.get<double>()) && v.get<double>() >= 0.0) return v.get<double>();
-  issues.add(path, fmt::format("expected seconds >= 0, got {}", fields::describe_value(v)));
-  return std::nullopt;
-}
-
-std::optional<int> tokens(const json& v, const std::string& path, IssueList& issues) {
-  if (v.is_number_integer() && v.get<std::int64_t>() >= 0 &&
-      v.get<std::int64_t>() <= std::numeric_limits<int>::max()) {
-    return v.get<int>();
-  }
-  issues.add(path, fmt::format("expected a token count >= 0, got {}", fields::describe_value(v)));
-  return std::nullopt;
 }
 
 // The per-request arrays of a vLLM result, each checked to hold one value per request.
@@ -81,7 +69,7 @@ bool failed(const Columns& c, std::size_t i) {
 }
 
 std::optional<double> e2e_of(ObjectReader& r, const Columns& c, std::size_t i, double ttft) {
-  if (c.latency != nullptr) return seconds((*c.latency)[i], at(r, "latencies", i), r.issues());
+  if (c.latency != nullptr) return measured_seconds((*c.latency)[i], at(r, "latencies", i), r.issues());
   if (c.itl == nullptr) return std::nullopt;
   const json& gaps = (*c.itl)[i];
   if (!gaps.is_array()) {
@@ -90,7 +78,7 @@ std::optional<double> e2e_of(ObjectReader& r, const Columns& c, std::size_t i, d
   }
   double e2e = ttft;
   for (std::size_t k = 0; k < gaps.size(); ++k) {
-    const auto gap = seconds(gaps[k], fields::pointer_child(at(r, "itls", i), std::to_string(k)), r.issues());
+    const auto gap = measured_seconds(gaps[k], fields::pointer_child(at(r, "itls", i), std::to_string(k)), r.issues());
     if (!gap) return std::nullopt;
     e2e += *gap;
   }
@@ -98,20 +86,20 @@ std::optional<double> e2e_of(ObjectReader& r, const Columns& c, std::size_t i, d
 }
 
 void read_request(ObjectReader& r, const Columns& c, std::size_t i, BenchmarkResult& out) {
-  const auto output = tokens((*c.output)[i], at(r, "output_lens", i), r.issues());
-  const auto input = tokens((*c.input)[i], at(r, "input_lens", i), r.issues());
+  const auto output = measured_tokens((*c.output)[i], at(r, "output_lens", i), r.issues());
+  const auto input = measured_tokens((*c.input)[i], at(r, "input_lens", i), r.issues());
   if (!output || !input) return;
   if (failed(c, i) || *output == 0) {
     ++out.failed;
     return;
   }
   if (*input < 1) r.issues().add(at(r, "input_lens", i), "a successful request has at least one prompt token");
-  const auto ttft = seconds((*c.ttft)[i], at(r, "ttfts", i), r.issues());
+  const auto ttft = measured_seconds((*c.ttft)[i], at(r, "ttfts", i), r.issues());
   const auto e2e = ttft ? e2e_of(r, c, i, *ttft) : std::nullopt;
   if (!ttft || !e2e) return;
   if (*e2e < *ttft) r.issues().add(at(r, "latencies", i), "the latency is shorter than the TTFT");
   MeasuredRequest m{*input, *output, *ttft, *e2e, std::nullopt};
-  if (c.start != nullptr) m.sent_s = seconds((*c.start)[i], at(r, "start_times", i), r.issues());
+  if (c.start != nullptr) m.sent_s = measured_seconds((*c.start)[i], at(r, "start_times", i), r.issues());
   out.requests.push_back(m);
 }
 
@@ -129,26 +117,16 @@ void read_settings(ObjectReader& r, BenchmarkResult& out) {
   out.request_throughput = r.number("request_throughput", 0.0, 1e12, true).value_or(0.0);
 }
 
-void rebase_send_times(BenchmarkResult& out) {
-  double first = std::numeric_limits<double>::infinity();
-  for (const MeasuredRequest& m : out.requests) {
-    if (!m.sent_s) return;
-    first = std::min(first, *m.sent_s);
-  }
-  for (MeasuredRequest& m : out.requests) *m.sent_s -= first;
-}
-
 }  // namespace
 
-BenchmarkResult benchmark_result_from_json(const json& value, const std::string& document) {
+BenchmarkResult benchmark_result_from_json(const json& value, const std::string& document,
+                                           const ResultSettings& settings) {
+  if (value.is_object() && value.contains("experiments")) return genai_perf_result_from_json(value, document, settings);
   IssueList issues;
   BenchmarkResult out;
   out.tool = "vllm bench serve";
   ObjectReader r(value, "", issues);
-  if (r.valid() && value.contains("experiments")) {
-    issues.add("/experiments", "a genai-perf profile export records prompts as text, not token counts; "
-                               "replay reads vllm bench serve --save-result --save-detailed JSON");
-  } else if (r.valid()) {
+  if (r.valid()) {
     read_settings(r, out);
     const Columns c = read_columns(r);
     if (c.input != nullptr && c.output != nullptr && c.ttft != nullptr) {
@@ -161,14 +139,38 @@ BenchmarkResult benchmark_result_from_json(const json& value, const std::string&
   return out;
 }
 
-BenchmarkResult read_benchmark_result(const std::filesystem::path& path) {
-  std::string text;
+namespace {
+
+std::string read_result_text(const std::filesystem::path& path) {
   try {
-    text = read_text_file(path.string());
+    return read_text_file(path.string());
   } catch (const std::exception& e) {
     throw fields::InputError(path.string(), {{"", e.what()}});
   }
-  return benchmark_result_from_json(fields::parse_json_document(text, path.string()), path.string());
+}
+
+// The aggregate file a tool writes beside its per-request export, when it is there.
+ResultSettings settings_beside(const std::filesystem::path& path, const char* suffix) {
+  ResultSettings s;
+  const std::filesystem::path beside = path.parent_path() / (path.stem().string() + suffix);
+  s.document = beside.string();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(beside, ec)) return s;
+  s.value = fields::parse_json_document(read_result_text(beside), s.document);
+  return s;
+}
+
+}  // namespace
+
+BenchmarkResult read_benchmark_result(const std::filesystem::path& path) {
+  const std::string text = read_result_text(path);
+  if (path.extension() == ".jsonl") {
+    return aiperf_result_from_lines(text, path.string(), settings_beside(path, "_aiperf.json"));
+  }
+  const json value = fields::parse_json_document(text, path.string());
+  const bool genai_perf = value.is_object() && value.contains("experiments");
+  return benchmark_result_from_json(value, path.string(),
+                                    genai_perf ? settings_beside(path, "_genai_perf.json") : ResultSettings{});
 }
 
 }  // namespace lynxsim::store

@@ -10,9 +10,10 @@
 // versions, then TTFT + the sum of the ITLs), "start_times" (perf_counter at send, newer versions)
 // and "errors" (empty string on success)). Other keys (labels, metadata, aggregates) are not read.
 // A failed request (non-empty error or no output) is left out and counted.
-// genai-perf's profile_export.json is recognised by its "experiments" and refused: it records each
-// prompt as text (request_inputs.payload) and each response as chunks, not token counts, and the
-// lengths it reports come from a tokenizer lynxsim does not have.
+// Two more formats have their own readers: genai-perf's profile_export.json, recognised by its
+// "experiments" (genai_perf_export.hpp), and AIPerf's profile_export.jsonl, recognised by its
+// extension (aiperf_export.hpp); each may take its settings from the aggregate file the tool writes
+// beside it (STEM_genai_perf.json, STEM_aiperf.json).
 // Every problem is an InputError naming the file and the JSON pointer (exit code 2).
 
 #include <cstddef>
@@ -34,7 +35,7 @@ struct MeasuredRequest {
 };
 
 struct BenchmarkResult {
-  std::string tool;                  // "vllm bench serve"
+  std::string tool;                  // "vllm bench serve", "genai-perf", "AIPerf"
   std::vector<MeasuredRequest> requests;  // successful ones, in the file's order
   std::size_t failed = 0;
   std::optional<int> max_concurrency;
@@ -42,9 +43,19 @@ struct BenchmarkResult {
   double burstiness = 1.0;
   double duration_s = 0.0;
   double request_throughput = 0.0;        // requests per second, as the tool measured it
+  std::string client_source;              // where the client settings came from, for the title
 };
 
-BenchmarkResult benchmark_result_from_json(const nlohmann::json& value, const std::string& document);
+// The aggregate file beside a per-request export: its path, and its JSON (null when there is none).
+struct ResultSettings {
+  nlohmann::json value;
+  std::string document;
+};
+
+// vLLM's JSON, or genai-perf's when it has "experiments".
+BenchmarkResult benchmark_result_from_json(const nlohmann::json& value, const std::string& document,
+                                           const ResultSettings& settings = {});
+// By content and extension (.jsonl: AIPerf), with the settings file beside it when there is one.
 BenchmarkResult read_benchmark_result(const std::filesystem::path& path);
 
 }  // namespace lynxsim::store
