@@ -9,6 +9,7 @@
 #include "sim/net/network_factory.hpp"
 #include "sim/net/network_spec.hpp"
 #include "sim/serving/serving_config.hpp"
+#include "sim/serving/workload_synthetic.hpp"
 
 namespace lynxsim::test {
 
@@ -60,6 +61,29 @@ inline serving::ServingConfig quickstart_config(int context = 32768, int output 
   c.decode.gpu = gpu_profile("ascend-910b");
   c.requests = {serving::RequestSpec{Time::zero(), context, output}};
   c.make_network = single_link({});
+  return c;
+}
+
+// Two H100 prefill and two H100 decode instances on a 10 Gb/s leaf-spine, 150 requests of up to
+// 8K tokens at 30 per second, decode HBM limited to `decode_hbm_fraction`.
+inline serving::ServingConfig loaded_cluster(double decode_hbm_fraction) {
+  using namespace serving;
+  ServingConfig c;
+  c.model = model_card("llama-3.1-8b");
+  c.prefill.gpu = gpu_profile("h100-sxm");
+  c.prefill.count = 2;
+  c.decode = c.prefill;
+  c.decode_memory.usable_fraction = decode_hbm_fraction;
+  c.make_network = leaf_spine(2, 2, 10e9);
+  c.router = RouterPolicy::least_loaded;
+  c.layers_per_flow = 4;
+  c.speculation.max_draft_tokens = 8;
+  SyntheticWorkload w;
+  w.count = 150;
+  w.rate_per_s = 30.0;
+  w.context = {LengthKind::uniform, 1, 512, 8192};
+  w.output = {LengthKind::uniform, 1, 1, 400};
+  c.requests = generate_workload(w, 11);
   return c;
 }
 

@@ -8,7 +8,6 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/serving/serving_events.hpp"
 #include "sim/serving/serving_run.hpp"
-#include "sim/serving/workload_synthetic.hpp"
 
 using namespace lynxsim;
 using namespace lynxsim::serving;
@@ -157,26 +156,13 @@ TEST_CASE("pulling costs a lone request one control round trip before its data")
 }
 
 TEST_CASE("every policy conserves bytes, reservations, staging and transfer slots") {
-  ServingConfig base;
-  base.model = test::model_card("llama-3.1-8b");
-  base.prefill.gpu = test::gpu_profile("h100-sxm");
-  base.prefill.count = 2;
-  base.decode = base.prefill;
-  base.decode.gpu.hbm_capacity = Bytes{24'000'000'000};
-  base.make_network = test::leaf_spine(2, 2, 100e9);
-  base.layers_per_flow = 8;
-  SyntheticWorkload w;
-  w.count = 200;
-  w.rate_per_s = 40.0;
-  w.context = {LengthKind::uniform, 1, 4096, 16384};
-  w.output = {LengthKind::uniform, 1, 1, 256};
-  base.requests = generate_workload(w, 5);
+  const ServingConfig base = test::loaded_cluster(0.25);
   const TimingModel timing(base.model, base.decode.gpu, 1);
   const std::int64_t weights = timing.weight_bytes_per_rank().value;
   std::vector<std::pair<const char*, KvAdmissionSpec>> policies{
       {"reserve", {}},
       {"staging unlimited", {KvAdmissionPolicy::staging, Bytes{0}, 0, TransferInitiator::prefill}},
-      {"staging bounded", {KvAdmissionPolicy::staging, Bytes{3'000'000'000}, 0, TransferInitiator::prefill}},
+      {"staging bounded", {KvAdmissionPolicy::staging, Bytes{1'500'000'000}, 0, TransferInitiator::prefill}},
       {"reserve, 2 in flight, pull", {KvAdmissionPolicy::reserve, Bytes{0}, 2, TransferInitiator::decode}}};
   for (const auto& [name, spec] : policies) {
     for (const char* method : {"int8", "lynx"}) {
