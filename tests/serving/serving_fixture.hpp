@@ -38,20 +38,26 @@ inline serving::NetworkFactory single_link(LinkParams p) {
 // A leaf-spine fabric: hosts_per_leaf hosts on each of `leaves` leaves, 2 spines, no oversubscription.
 // Prefill takes the first half of the hosts, decode the second; the last host is left for a store
 // only when the caller names it.
+inline net::NetworkSpec leaf_spine_spec(int leaves, int hosts_per_leaf, double rate_bps) {
+  net::LeafSpineTopology topo;
+  topo.leaves = leaves;
+  topo.hosts_per_leaf = hosts_per_leaf;
+  topo.spines = 2;
+  topo.host_link = net::LinkSpec{BitsPerSecond{rate_bps}, Time::from_us(2), 0.9};
+  topo.uplink = topo.host_link;
+  topo.oversubscription = 1.0;
+  net::NetworkSpec spec;
+  spec.topology = topo;
+  spec.setup_time = Time::from_us(50);
+  return spec;
+}
+
+inline serving::NetworkFactory network_of(net::NetworkSpec spec) {
+  return [spec](Simulator& sim) -> std::unique_ptr<net::Network> { return net::make_network(sim, spec); };
+}
+
 inline serving::NetworkFactory leaf_spine(int leaves, int hosts_per_leaf, double rate_bps) {
-  return [=](Simulator& sim) -> std::unique_ptr<net::Network> {
-    net::LeafSpineTopology topo;
-    topo.leaves = leaves;
-    topo.hosts_per_leaf = hosts_per_leaf;
-    topo.spines = 2;
-    topo.host_link = net::LinkSpec{BitsPerSecond{rate_bps}, Time::from_us(2), 0.9};
-    topo.uplink = topo.host_link;
-    topo.oversubscription = 1.0;
-    net::NetworkSpec spec;
-    spec.topology = topo;
-    spec.setup_time = Time::from_us(50);
-    return net::make_network(sim, spec);
-  };
+  return network_of(leaf_spine_spec(leaves, hosts_per_leaf, rate_bps));
 }
 
 inline serving::ServingConfig quickstart_config(int context = 32768, int output = 128) {
