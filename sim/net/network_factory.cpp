@@ -113,6 +113,7 @@ std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec
   network->set_rate_quantum(spec.rate_quantum);
   network->set_scheduling(spec.scheduling);
   for (const auto& t : spec.traces) play_bandwidth_trace(*network, t);
+  play_link_faults(*network, spec.faults);
   for (std::size_t i = 0; i < spec.background.size(); ++i) {
     start_background(*network, spec.background[i], i);
   }

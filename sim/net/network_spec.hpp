@@ -27,6 +27,7 @@
 
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
+#include "sim/net/link_faults.hpp"
 #include "sim/net/network.hpp"
 #include "sim/net/scheduling.hpp"
 #include "sim/net/topology.hpp"
@@ -117,6 +118,7 @@ struct NetworkSpec {
   std::vector<std::vector<std::string>> pool_hosts;
   std::vector<BandwidthTraceSpec> traces;
   std::vector<BackgroundSpec> background;
+  std::vector<LinkFaultSpec> faults;
   double rate_tolerance = 1e-9;
   Time rate_quantum = Time::zero();
   SchedulingSpec scheduling;

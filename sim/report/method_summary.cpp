@@ -33,6 +33,7 @@ void add_latencies(MethodSummary& s, std::span<const RequestMetrics> requests) {
   s.decode_admission_s =
       stats_of(requests, [](const RequestMetrics& r) { return r.decode_admission_time(); });
   s.memory_wait_s = stats_of(requests, [](const RequestMetrics& r) { return r.memory_wait_time; });
+  s.kv_admission_wait_s = stats_of(requests, [](const RequestMetrics& r) { return r.kv_admission_wait; });
   s.cache_fetch_s = stats_of(requests, [](const RequestMetrics& r) { return r.cache_fetch_time; });
 }
 

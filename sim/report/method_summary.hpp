@@ -90,6 +90,7 @@ struct MethodSummary {
   Stats prefill_queue_s;
   Stats decode_admission_s;
   Stats memory_wait_s;
+  Stats kv_admission_wait_s;
   Stats cache_fetch_s;
   std::vector<std::int64_t> bytes_per_plane;
   std::int64_t bytes_total = 0;

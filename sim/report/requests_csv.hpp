@@ -8,7 +8,8 @@
 // decode_admission_s, ttft_speculative_s, ttdt_speculative_s, ttdt_commit_s: request_metrics.hpp),
 // the token counters (verifications, rollbacks, drafted_tokens, accepted_tokens,
 // wasted_draft_tokens, retracted_tokens, committed_tokens), the cluster fields (prefill_instance,
-// decode_instance, cached_tokens, cache_fetch_s, memory_wait_s, meets_slo as 1 or 0), bytes_total
+// decode_instance, cached_tokens, cache_fetch_s, memory_wait_s,
+// kv_admission_wait_s, meets_slo as 1 or 0), bytes_total
 // and plane<p>_bytes for p below the largest plane count of the run
 // (empty where a method has fewer planes); when a cachegen method ran, cachegen_text_chunks and
 // cachegen_level<L>_chunks (chunks sent at quality level L, 0 = highest; empty for other methods).

@@ -232,6 +232,7 @@ Row cluster_row(const MethodSummary& s) {
           format_duration_s(s.ttft_s.p99),
           format_duration_s(s.prefill_queue_s.mean),
           format_duration_s(s.memory_wait_s.mean),
+          format_duration_s(s.kv_admission_wait_s.mean),
           percent(c.cache_hit_rate),
           percent(c.peak_decode_memory_fraction),
           percent(c.max_link_utilisation)};
@@ -241,8 +242,8 @@ Row cluster_row(const MethodSummary& s) {
 
 std::string format_cluster_table(const std::vector<MethodSummary>& summaries) {
   std::vector<Row> rows{{"method", "P+D", "req/s", "out tok/s", "goodput/s", "SLO met",
-                         "p99 TTFT", "prefill queue", "memory wait", "cache hit", "peak mem",
-                         "max link"}};
+                         "p99 TTFT", "prefill queue", "memory wait", "KV admission", "cache hit",
+                         "peak mem", "max link"}};
   for (const auto& s : summaries) rows.push_back(cluster_row(s));
   return render(rows);
 }

@@ -75,6 +75,7 @@ nlohmann::json method_json(const MethodSummary& s) {
       {"prefill_queue_s", stats_json(s.prefill_queue_s)},
       {"decode_admission_s", stats_json(s.decode_admission_s)},
       {"memory_wait_s", stats_json(s.memory_wait_s)},
+      {"kv_admission_wait_s", stats_json(s.kv_admission_wait_s)},
       {"cache_fetch_s", stats_json(s.cache_fetch_s)},
       {"bytes_per_plane", s.bytes_per_plane},
       {"bytes_total", s.bytes_total},

@@ -8,7 +8,7 @@
 //    "requests": n,
 //    "ttft_s" | "ttft_speculative_s" | "ttft_commit_s" | "ttdt_speculative_s" | "ttdt_commit_s" |
 //    "tpot_s" | "e2e_s" | "exposed_transfer_s" | "prefill_queue_s" | "decode_admission_s" |
-//    "memory_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
+//    "memory_wait_s" | "kv_admission_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
 //    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
 //    "acceptance", "acceptance_low", "acceptance_high", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},

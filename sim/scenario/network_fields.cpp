@@ -27,6 +27,8 @@ constexpr std::array kNetwork{
           .default_doc = "the second half of the hosts"},
     Field{.key = "traces", .doc = "array of bandwidth traces (below)", .default_doc = "none"},
     Field{.key = "background", .doc = "array of background senders (below)", .default_doc = "none"},
+    Field{.key = "faults", .doc = "array of link faults: outages, flaps, random failures (below)",
+          .default_doc = "none"},
     Field{.key = "rate_tolerance", .type = T::number,
           .doc = "below 1e-6 the exact solver; from 1e-6 the relaxed one (configs/topologies/README.md)",
           .default_json = "1e-09", .min = 1e-12, .max = 1e-2},
@@ -143,6 +145,24 @@ constexpr std::array kTrace{
           .default_json = "false"},
 };
 
+constexpr std::array kLinkFault{
+    Field{.key = "link", .type = T::name, .doc = "the link's name (both directions)", .required = true},
+    Field{.key = "down_for", .type = T::duration, .doc = "length of each outage",
+          .min = kPositiveDuration, .required = true},
+    Field{.key = "down_at", .type = T::duration,
+          .doc = "the first outage's start (random outages: where the process starts)",
+          .default_json = "\"0s\"", .min = 0},
+    Field{.key = "every", .type = T::duration, .doc = "a flap: the period of its outages (> `down_for`)",
+          .default_doc = "none", .min = kPositiveDuration},
+    Field{.key = "count", .type = T::integer, .doc = "a flap: its outages", .default_json = "1", .min = 1,
+          .max = kMaxFaultOutages},
+    Field{.key = "failures_per_s", .type = T::number,
+          .doc = "random outages: a Poisson process of this rate (seeded by the scenario seed)",
+          .default_doc = "none", .min = 0, .max = kMaxFaultRate, .open_min = true},
+    Field{.key = "until", .type = T::duration, .doc = "random outages: none starts after this time",
+          .default_doc = "required with `failures_per_s`", .min = kPositiveDuration},
+};
+
 constexpr std::array kBackground{
     Field{.key = "src", .type = T::name, .doc = "sending host", .required = true},
     Field{.key = "dst", .type = T::name, .doc = "receiving host", .required = true},
@@ -199,6 +219,7 @@ std::span<const FieldSection> network_field_sections() {
       FieldSection{"graph-link", "/network/topology/links/0", kGraphLink},
       FieldSection{"bandwidth-trace", "/network/traces/0", kTrace},
       FieldSection{"background", "/network/background/0", kBackground},
+      FieldSection{"link-fault", "/network/faults/0", kLinkFault},
       FieldSection{"scheduling", "/network/scheduling", kScheduling},
   };
   return sections;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "sim/scenario/input_file.hpp"
+#include "sim/scenario/input_limits.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/net_table_reader.hpp"
@@ -75,6 +76,30 @@ BandwidthTraceSpec read_trace(ObjectReader& r, json& res, const std::string& bas
     if (const auto problem = bandwidth_trace_problem(t)) r.issues().add(r.path(), *problem);
   }
   return t;
+}
+
+LinkFaultSpec read_fault(ObjectReader& r, json&) {
+  const FieldSection& F = field_section("link-fault");
+  LinkFaultSpec f;
+  f.link = r.string(F["link"]).value_or("");
+  f.down_for = r.time(F["down_for"]).value_or(Time::zero());
+  f.down_at = r.time(F["down_at"]).value_or(Time::zero());
+  f.every = r.time(F["every"]);
+  f.count = r.count(F["count"]).value_or(1);
+  f.failures_per_s = r.number(F["failures_per_s"]).value_or(0.0);
+  f.until = r.time(F["until"]).value_or(Time::zero());
+  const bool random = f.failures_per_s > 0.0;
+  if (random && (f.every || r.get("count") != nullptr)) {
+    r.issues().add(r.path(), "give a flap (`every`, `count`) or random outages (`failures_per_s`), not both");
+  } else if (random != (r.get("until") != nullptr)) {
+    r.issues().add(r.child("until"), "goes with `failures_per_s`, and only with it");
+  } else if (random && f.failures_per_s * (f.until - f.down_at).seconds() > kMaxFaultOutages) {
+    r.issues().add(r.child("failures_per_s"),
+                   fmt::format("more than {} outages expected before `until`", kMaxFaultOutages));
+  } else if (f.down_for > Time::zero()) {
+    if (const auto problem = link_fault_problem(f)) r.issues().add(r.path(), *problem);
+  }
+  return f;
 }
 
 BackgroundSpec read_background(ObjectReader& r, json&) {
@@ -185,6 +210,17 @@ void check_names(IssueList& issues, const Topology& t, const NetworkSpec& s, con
       issues.add(pointer_child(pointer_child(pointer_child(p, "traces"), std::to_string(i)), "link"), e.what());
     }
   }
+  for (std::size_t i = 0; i < s.faults.size(); ++i) {
+    const std::string where = pointer_child(pointer_child(pointer_child(p, "faults"), std::to_string(i)), "link");
+    try {
+      t.links_by_name(s.faults[i].link);
+    } catch (const std::invalid_argument& e) {
+      issues.add(where, e.what());
+    }
+    for (const BandwidthTraceSpec& trace : s.traces) {
+      if (trace.link == s.faults[i].link) issues.add(where, "the link has a bandwidth trace, which sets its rate too");
+    }
+  }
 }
 
 void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::string& base_dir) {
@@ -197,6 +233,7 @@ void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::
     return read_trace(ir, ires, base_dir);
   });
   s.background = read_items<BackgroundSpec>(r, F["background"], res, read_background);
+  s.faults = read_items<LinkFaultSpec>(r, F["faults"], res, read_fault);
   s.rate_tolerance = r.number(F["rate_tolerance"]).value_or(s.rate_tolerance);
   s.rate_quantum = r.time(F["rate_quantum"]).value_or(Time::zero());
   s.scheduling = read_scheduling(r, res);

@@ -145,6 +145,22 @@ constexpr std::array kServing{
     Field{.key = "decode_hbm_fraction", .type = T::number,
           .doc = "HBM usable for weights and KV on decode", .default_json = "0.9", .min = 0,
           .max = 1, .open_min = true},
+    Field{.key = "kv_admission", .type = T::choice,
+          .doc = "when a request's KV may leave prefill: its decode rank first reserves its final "
+                 "KV (vLLM NixlConnector, SGLang with Mooncake), or it waits in host staging "
+                 "buffers and reserves on joining the batch (docs/design.md, \"KV admission\")",
+          .default_json = "\"reserve\"", .choices = "reserve|staging"},
+    Field{.key = "staging_capacity", .type = T::size,
+          .doc = "host staging buffers per decode instance (`\"staging\"`); `\"0B\"` is unlimited, "
+                 "else at least the longest prompt's KV on one decode rank",
+          .default_json = "\"0B\""},
+    Field{.key = "max_inflight_transfers", .type = T::integer,
+          .doc = "KV transfers in flight per decode instance (1: TensorRT-LLM's default)",
+          .default_doc = "unbounded", .min = 1, .max = kMaxDecodeBatch},
+    Field{.key = "transfer_initiator", .type = T::choice,
+          .doc = "who starts a transfer: prefill pushes (SGLang with Mooncake), decode pulls after "
+                 "one control round trip (vLLM NixlConnector)",
+          .default_json = "\"prefill\"", .choices = "prefill|decode"},
     Field{.key = "measure_links", .type = T::boolean,
           .doc = "integrate link loads for utilisation figures", .default_json = "true"},
     Field{.key = "engine",

@@ -107,6 +107,9 @@ void check_decode_capacity(const Scenario& s, IssueList& issues) {
   for (const auto& problem : serving::decode_capacity_problems(s.serving, speculative)) {
     issues.add("/decode", problem);
   }
+  for (const auto& problem : serving::staging_capacity_problems(s.serving)) {
+    issues.add("/serving/staging_capacity", problem);
+  }
 }
 
 void read_header(ObjectReader& top, Scenario& s) {

@@ -30,6 +30,20 @@ void read_modes(ObjectReader& r, serving::ServingConfig& cfg) {
       {{"fcfs", PrefillOrder::fcfs}, {"shortest_prompt_first", PrefillOrder::shortest_prompt_first}});
 }
 
+void read_admission(ObjectReader& r, serving::KvAdmissionSpec& spec) {
+  using namespace serving;
+  const FieldSection& F = field_section("serving");
+  spec.policy = r.choice<KvAdmissionPolicy>(
+      F["kv_admission"], {{"reserve", KvAdmissionPolicy::reserve}, {"staging", KvAdmissionPolicy::staging}});
+  spec.staging_capacity = r.bytes(F["staging_capacity"]).value_or(spec.staging_capacity);
+  spec.max_inflight_transfers = r.count(F["max_inflight_transfers"]).value_or(0);
+  spec.initiator = r.choice<TransferInitiator>(
+      F["transfer_initiator"], {{"prefill", TransferInitiator::prefill}, {"decode", TransferInitiator::decode}});
+  if (spec.policy == KvAdmissionPolicy::reserve && spec.staging_capacity.value > 0) {
+    r.issues().add(r.child("staging_capacity"), "applies to kv_admission \"staging\" only");
+  }
+}
+
 }  // namespace
 
 void read_serving(const json& value, const std::string& path, IssueList& issues,
@@ -38,6 +52,7 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
   ObjectReader r(value, path, issues);
   r.resolve_into(resolved);
   read_modes(r, cfg);
+  read_admission(r, cfg.kv_admission);
   cfg.max_decode_batch = r.count(F["max_decode_batch"]).value_or(cfg.max_decode_batch);
   cfg.prefill_schedule.max_batch_tokens =
       r.count(F["prefill_batch_tokens"]).value_or(cfg.prefill_schedule.max_batch_tokens);

@@ -64,7 +64,7 @@ void CacheGenTransfer::begin(RequestState& request) const {
 
 Time CacheGenTransfer::encode_time(const RequestState&, int, int) const { return Time::zero(); }
 
-void CacheGenTransfer::send(RequestState& request, int, int, bool last) {
+void CacheGenTransfer::send_piece(RequestState& request, int, int, bool last) {
   request.all_sent = request.all_sent || last;
   if (last) start(request);
 }
@@ -85,7 +85,7 @@ void CacheGenTransfer::open_pipeline(RequestState& request, int tokens,
   pipelines_[request.metrics.id] = std::move(pipeline);
 }
 
-void CacheGenTransfer::load(RequestState& request, net::HostId store, int tokens, bool last) {
+void CacheGenTransfer::load_piece(RequestState& request, net::HostId store, int tokens, bool last) {
   if (request.aggregated) {
     reset_pieces(request);
     reset_metrics(request);

@@ -66,13 +66,14 @@ public:
   void begin(RequestState& request) const override;
   // Zero: the coder runs chunk by chunk on its own stream once the last piece is handed over.
   Time encode_time(const RequestState& request, int layers, int tokens) const override;
-  // Starts encoding and sending the request's whole context when the last piece is handed over.
-  void send(RequestState& request, int layers, int tokens, bool last) override;
-  // Starts sending `tokens` of cached prefix, stored encoded, from `store` to the decode ranks.
-  void load(RequestState& request, net::HostId store, int tokens, bool last) override;
-
   // The level ratios in use, index = level (levels above the method's best level included).
   const std::vector<double>& level_ratios() const { return ratios_; }
+
+protected:
+  // Starts encoding and sending the request's whole context when the last piece is handed over.
+  void send_piece(RequestState& request, int layers, int tokens, bool last) override;
+  // Starts sending `tokens` of cached prefix, stored encoded, from `store` to the decode ranks.
+  void load_piece(RequestState& request, net::HostId store, int tokens, bool last) override;
 
 private:
   struct Pipeline {

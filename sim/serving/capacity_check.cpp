@@ -20,12 +20,41 @@ std::pair<std::size_t, std::int64_t> largest_request(const ServingConfig& config
   return largest;
 }
 
+std::vector<InstanceSpec> decode_groups(const ServingConfig& config) {
+  std::vector<InstanceSpec> groups{config.decode};
+  groups.insert(groups.end(), config.extra_decode.begin(), config.extra_decode.end());
+  return groups;
+}
+
 }  // namespace
+
+std::vector<std::string> staging_capacity_problems(const ServingConfig& config) {
+  std::vector<std::string> problems;
+  const std::int64_t capacity = config.kv_admission.staging_capacity.value;
+  if (config.kv_admission.policy != KvAdmissionPolicy::staging || capacity == 0) return problems;
+  std::size_t longest = 0;
+  for (std::size_t i = 0; i < config.requests.size(); ++i) {
+    if (config.requests[i].context_tokens > config.requests[longest].context_tokens) longest = i;
+  }
+  if (config.requests.empty()) return problems;
+  const std::vector<InstanceSpec> groups = decode_groups(config);
+  for (std::size_t g = 0; g < groups.size(); ++g) {
+    TimingModel timing(config.model, groups[g].gpu, groups[g].tensor_parallel);
+    timing.set_parallel_layout(groups[g].parallel);
+    const int context = config.requests[longest].context_tokens;
+    const double kv = static_cast<double>(timing.kv_bytes_per_rank(context).value) * timing.attention_tp();
+    if (kv > static_cast<double>(capacity)) {
+      problems.push_back(fmt::format("decode group {}: request {} needs {} of staging buffers for its "
+                                     "{} prompt tokens, more than the staging capacity ({})",
+                                     g, longest, size(kv), context, size(static_cast<double>(capacity))));
+    }
+  }
+  return problems;
+}
 
 std::vector<std::string> decode_capacity_problems(const ServingConfig& config, bool any_speculative) {
   std::vector<std::string> problems;
-  std::vector<InstanceSpec> groups{config.decode};
-  groups.insert(groups.end(), config.extra_decode.begin(), config.extra_decode.end());
+  const std::vector<InstanceSpec> groups = decode_groups(config);
   const std::int64_t drafts = any_speculative ? config.speculation.max_draft_tokens : 0;
   const auto [index, tokens] = largest_request(config, drafts);
   for (std::size_t g = 0; g < groups.size(); ++g) {

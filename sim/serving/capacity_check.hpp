@@ -5,6 +5,9 @@
 //   weights_per_rank + kv_per_token_per_rank * (context + output + drafts) <= that capacity
 // for the longest request, where drafts = max_draft_tokens when any method speculates. Each
 // problem is one line naming the decode group and, for a request, its index and token counts.
+// With "staging" KV admission and a bounded staging_capacity, the longest prompt's KV on one
+// decode rank's GPUs (kv_admission.hpp) must fit the staging buffers of every decode group, or its
+// transfer could never start.
 
 #include <string>
 #include <vector>
@@ -14,5 +17,6 @@
 namespace lynxsim::serving {
 
 std::vector<std::string> decode_capacity_problems(const ServingConfig& config, bool any_speculative);
+std::vector<std::string> staging_capacity_problems(const ServingConfig& config);
 
 }  // namespace lynxsim::serving

@@ -25,7 +25,11 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
                                DecodeParams params, Callback on_finish)
     : sim_(sim), timing_(timing), kernels_(kernels), params_(params), on_finish_(std::move(on_finish)),
       memory_(timing.parallel_layout().attention_dp, usable_bytes(timing, params.usable_fraction),
-              timing.weight_bytes_per_rank().value) {
+              timing.weight_bytes_per_rank().value),
+      admission_(sim, params.index, params.admission, memory_,
+                 [this](const RequestState& r) { return reservation(r); },
+                 [this](const RequestState& r) { return staging_bytes(r); },
+                 [this](RequestState& r) { transfer_admitted(r); }) {
   const std::int64_t weights = timing.weight_bytes_per_rank().value;
   kv_per_token_ = timing.kv_bytes_per_token_per_rank().value;
   layered_kv_ = timing.kv_bytes_per_rank(1).value != kv_per_token_;
@@ -39,30 +43,14 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
   });
 }
 
-std::int64_t DecodeInstance::reservation(const RequestState& request) const {
-  const std::int64_t drafts = params_.speculative ? params_.max_draft_tokens : 0;
-  const std::int64_t tokens = request.metrics.context_tokens + request.metrics.output_tokens + drafts;
-  return layered_kv_ ? timing_.kv_bytes_per_rank(tokens).value : kv_per_token_ * tokens;
-}
-
-void DecodeInstance::on_routed(RequestState& request) {
-  ++routed_;
-  expected_bytes_ += reservation(request);
-  if (reservation(request) + timing_.weight_bytes_per_rank().value > memory_.capacity()) {
-    throw std::runtime_error(fmt::format(
-        "request {} ({} context + {} output tokens) needs more KV memory than decode instance {} "
-        "has ({} bytes per rank usable)",
-        request.metrics.id, request.metrics.context_tokens, request.metrics.output_tokens,
-        params_.index, memory_.capacity()));
-  }
-}
-
 void DecodeInstance::on_decode_ready(RequestState& request) {
   request.speculating = !request.full_kv;
   if (request.finished) {
     request.metrics.decode_joined_at = sim_.now();
-    expected_bytes_ -= reservation(request);
+    if (request.reserved_bytes == 0) expected_bytes_ -= reservation(request);
+    release_for(request);
     --routed_;
+    admission_.unstage(request);
     return;
   }
   split_plan();
@@ -99,10 +87,8 @@ void DecodeInstance::admit(RequestState& request) {
     request.metrics.decode_joined_at = sim_.now();
     const int rank = memory_.rank_of(request.metrics.id);
     request.metrics.memory_wait_time = memory_.blocked_clock(rank, sim_.now()) - request.memory_clock_at_ready;
-    request.reserved_bytes = reservation(request);
-    memory_.reserve(rank, request.reserved_bytes);
-    expected_bytes_ -= request.reserved_bytes;
-    publish_memory(rank);
+    if (request.reserved_bytes == 0) reserve_for(request);
+    admission_.unstage(request);
   }
   request.joined = true;
   request.synced_step = steps_;
@@ -131,7 +117,7 @@ void DecodeInstance::admit_waiting() {
   for (auto it = waiting_.begin(); it != waiting_.end() && batch_has_room() && blocked_ranks < memory_.ranks();) {
     const int rank = memory_.rank_of((*it)->metrics.id);
     char& rank_blocked = blocked[static_cast<std::size_t>(rank)];
-    if (!rank_blocked && memory_.fits(rank, reservation(**it))) {
+    if (!rank_blocked && ((*it)->reserved_bytes > 0 || memory_.fits(rank, reservation(**it)))) {
       admit(**it);
       it = waiting_.erase(it);
       continue;
@@ -389,13 +375,11 @@ void DecodeInstance::finish(RequestState& request) {
   auto& m = request.metrics;
   request.finished = true;
   m.last_token_at = sim_.now();
-  const int rank = memory_.rank_of(m.id);
-  memory_.release(rank, request.reserved_bytes);
-  request.reserved_bytes = 0;
+  release_for(request);
   --routed_;
-  publish_memory(rank);
   sim_.bus().publish(RequestDone{m.id, sim_.now(), m.first_token_at, m.first_commit_at});
   if (on_finish_) on_finish_(request);
+  admission_.pump();
 }
 
 }  // namespace lynxsim::serving

@@ -6,14 +6,17 @@
 //     <= hbm_capacity * usable_fraction
 //   reserve_r = kv_bytes_per_rank(context + output + (speculative ? max_draft : 0))  (timing_model.hpp;
 //               per token times tokens for a model without sliding-window or linear layers)
-// A request reserves its final KV size when it first joins the batch and frees it when it
-// finishes, so a resident request never needs more (no preemption). Until it joins, the KV it has
-// received waits in the transfer buffers (host memory), outside this budget.
+// A request reserves its final KV size once and frees it when it finishes, so a resident request
+// never needs more (no preemption). When it reserves is the KV admission policy (kv_admission.hpp):
+// "reserve" takes it before any of the request's KV leaves the prefill instance; "staging" when the
+// request first joins the batch, its KV waiting until then in the host transfer buffers, outside
+// this budget (bounded by staging_capacity). A request with no transfer (aggregated, nothing
+// cached) reserves when it joins under either policy.
 //
 // Admission is first come, first served per data-parallel attention rank: requests whose full KV
 // arrived after a speculative stall rejoin first (they hold their reservation); then decode-ready
-// requests join while the batch has fewer than max_batch requests and their rank's budget holds
-// their reservation. The first request of a rank that does not fit blocks that rank's later
+// requests join while the batch has fewer than max_batch requests and they hold their reservation
+// or their rank's budget holds it. The first request of a rank that does not fit blocks that rank's later
 // requests, not other ranks' (one rank, D = 1: it blocks the queue). The time a request waits
 // while its rank is blocked by memory (not by the batch size) is its memory_wait_time: with B_r(t)
 // rank r's accumulated memory-blocked time, memory_wait = B_r(joined_at) - B_r(decode_ready_at).
@@ -70,6 +73,7 @@
 #include "sim/compute/timing_model.hpp"
 #include "sim/core/simulator.hpp"
 #include "sim/serving/kernel_stream.hpp"
+#include "sim/serving/kv_admission.hpp"
 #include "sim/serving/rank_memory.hpp"
 #include "sim/serving/request_state.hpp"
 
@@ -83,6 +87,7 @@ struct DecodeParams {
   bool speculative = false;
   double usable_fraction = 0.9;
   bool merge_quiet_steps = true;
+  KvAdmissionSpec admission{};
 };
 
 // A planned quiet step fell on the time of another event (see above).
@@ -104,6 +109,13 @@ public:
   void on_decode_ready(RequestState& request);
   void on_full_kv(RequestState& request);
 
+  // KV admission (kv_admission.hpp): the request's first piece is ready to leave; its full KV has
+  // arrived. `on_admitted` runs when a transfer may go (set before the run).
+  void ask_transfer(RequestState& request) { admission_.ask(request); }
+  void transfer_done(RequestState& request) { admission_.transfer_done(request); }
+  void set_on_admitted(Callback on_admitted) { on_admitted_ = std::move(on_admitted); }
+  const KvAdmission& admission() const { return admission_; }
+
   std::int64_t reservation(const RequestState& request) const;
   std::int64_t capacity_bytes() const { return memory_.capacity(); }     // per GPU
   std::int64_t pool_bytes() const { return memory_.capacity() * memory_.ranks(); }  // over the ranks
@@ -114,6 +126,10 @@ public:
   std::size_t active() const { return batch_.size(); }
 
 private:
+  void transfer_admitted(RequestState& request);
+  void reserve_for(RequestState& request);
+  void release_for(RequestState& request);
+  std::int64_t staging_bytes(const RequestState& request) const;
   void admit(RequestState& request);
   void admit_waiting();
   bool batch_has_room() const;
@@ -144,6 +160,8 @@ private:
   DecodeParams params_;
   Callback on_finish_;
   RankMemory memory_;
+  KvAdmission admission_;
+  Callback on_admitted_;
   std::int64_t kv_per_token_ = 0;
   bool layered_kv_ = false;  // sliding-window or linear layers: KV not proportional to tokens
   std::int64_t expected_bytes_ = 0;

@@ -16,6 +16,15 @@
 //     completes when every flow has arrived (the prefill GPU needs the exact KV to attend to it);
 //   - one KV kernel stream per decode instance's GPU, shared with its decode steps
 //     (decode_instance.hpp), on which the decode-side kernels of every sender run.
+// Admission (kv_admission.hpp): with an admission gate set, the pieces of a request are held on
+// the prefill side (the store, for a load) until its decode instance admits the transfer; the
+// first piece asks for it. With the decode side initiating (pull, vLLM NixlConnector), a control
+// message goes from the source to the decode rank before the request is asked about (the KV is
+// ready) and one from the decode rank back to the source after it is admitted (the read request);
+// with the prefill side initiating (push, SGLang with Mooncake), a control message from the decode
+// rank tells the source where to write only when the admission had to wait (otherwise the decode
+// instance sent it while prefill ran). A control message is a zero-byte flow without setup cost:
+// the path latency of the topology.
 // A request's decode readiness is reported through on_ready (the first planes decode needs are in
 // and decoded: decode_ready_at) and on_full (the full-precision KV is there: full_kv_at).
 
@@ -70,11 +79,16 @@ public:
   // before a piece leaves (zero where the method encodes on its own stream or not at all).
   virtual Time encode_time(const RequestState& request, int layers, int tokens) const = 0;
   // Hands over one piece of `layers` layers over `tokens` tokens now; `last` marks the final one.
-  virtual void send(RequestState& request, int layers, int tokens, bool last) = 0;
+  void send(RequestState& request, int layers, int tokens, bool last);
   // Loads `tokens` of cached prefix from `store` to the request's decode ranks; `last` when the
   // store's piece is all the request will receive (aggregated serving, which also resets the
   // request's transfer here: it has no prefill instance).
-  virtual void load(RequestState& request, net::HostId store, int tokens, bool last) = 0;
+  void load(RequestState& request, net::HostId store, int tokens, bool last);
+
+  // Holds every request's pieces until admitted(); `ask` asks the request's decode instance.
+  void set_admission(TransferInitiator initiator, std::function<void(RequestState&)> ask);
+  // The request's decode instance admitted its transfer: its held pieces leave.
+  void admitted(RequestState& request);
 
   // Fetches `tokens` of cached prefix from `store` to the request's prefill ranks.
   void fetch_prefix(RequestState& request, net::HostId store, int tokens, std::function<void()> done);
@@ -84,6 +98,9 @@ public:
   KernelStream& decode_stream(std::size_t instance) { return decode_streams_.at(instance); }
 
 protected:
+  virtual void send_piece(RequestState& request, int layers, int tokens, bool last) = 0;
+  virtual void load_piece(RequestState& request, net::HostId store, int tokens, bool last) = 0;
+
   KvSender(Simulator& sim, net::Network& network, KvTransferParams params, Callback on_ready,
            Callback on_full);
 
@@ -104,6 +121,15 @@ protected:
   Callback on_ready_;
   Callback on_full_;
   std::vector<KernelStream> decode_streams_;
+
+private:
+  void hold(RequestState& request, const HeldPiece& piece);
+  void release_held(RequestState& request);
+  void control_message(const RequestState& request, net::HostId from, net::HostId to,
+                       std::function<void()> arrived);
+
+  std::function<void(RequestState&)> ask_;
+  TransferInitiator initiator_ = TransferInitiator::prefill;
 };
 
 }  // namespace lynxsim::serving

@@ -30,12 +30,12 @@ Time PlaneTransfer::encode_time(const RequestState& request, int layers, int tok
       bf16_bytes(params_.rank_heads(request, false), layers, tokens), encoded, layers);
 }
 
-void PlaneTransfer::send(RequestState& request, int layers, int tokens, bool last) {
+void PlaneTransfer::send_piece(RequestState& request, int layers, int tokens, bool last) {
   const auto src = params_.kv_hosts(request, false);
   send_flows(request, src, params_.tp(request, false), layers, tokens, last);
 }
 
-void PlaneTransfer::load(RequestState& request, net::HostId store, int tokens, bool last) {
+void PlaneTransfer::load_piece(RequestState& request, net::HostId store, int tokens, bool last) {
   if (request.aggregated) {
     reset_pieces(request);
     set_plane_bytes(request, 1, tokens);

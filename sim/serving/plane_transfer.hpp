@@ -40,8 +40,10 @@ public:
 
   void begin(RequestState& request) const override;
   Time encode_time(const RequestState& request, int layers, int tokens) const override;
-  void send(RequestState& request, int layers, int tokens, bool last) override;
-  void load(RequestState& request, net::HostId store, int tokens, bool last) override;
+
+protected:
+  void send_piece(RequestState& request, int layers, int tokens, bool last) override;
+  void load_piece(RequestState& request, net::HostId store, int tokens, bool last) override;
 
 private:
   // The request's bytes per plane for `tokens` sent from a source of TP src_tp.

@@ -19,6 +19,9 @@
 //   prefill queue    = prefill_start_at - arrived_at
 //   decode admission = decode_joined_at - decode_ready_at   (of which memory_wait_time was spent
 //                      waiting for decode HBM; the rest waiting for a batch slot)
+//   KV admission     = kv_admission_wait: from the moment the request's first KV could leave until
+//                      its decode instance admitted the transfer (kv_admission.hpp; part of the
+//                      exposed transfer)
 //   cache fetch      = cache_fetch_time: fetching the cached prefix from the KV store (part of the
 //                      prefill queue time)
 // ClusterStats aggregates a run: prefix-cache hits, decode memory peak, link utilisation (per
@@ -64,6 +67,7 @@ struct RequestMetrics {
   int cached_tokens = 0;
   Time cache_fetch_time;
   Time memory_wait_time;
+  Time kv_admission_wait;
   bool meets_slo = true;
   // cachegen: chunks sent at each quality level (index = level) and chunks sent as text.
   std::vector<int> cachegen_chunks_per_level;

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "sim/net/network.hpp"
 #include "sim/serving/request_metrics.hpp"
 
 namespace lynxsim::serving {
@@ -19,6 +20,19 @@ struct TransferPiece {
   int needed_flows_left = 0;
   int all_flows_left = 0;
 };
+
+// A piece handed to the sender before its decode instance admitted the transfer (kv_admission.hpp):
+// sent when the admission comes. `store` is the source of a load (from_store), else unused.
+struct HeldPiece {
+  bool from_store = false;
+  net::HostId store = 0;
+  int layers = 0;
+  int tokens = 0;
+  bool last = false;
+};
+
+// Where a request's transfer stands with its decode instance's admission.
+enum class KvGate { unasked, waiting, admitted };
 
 struct RequestState {
   RequestMetrics metrics;
@@ -33,6 +47,13 @@ struct RequestState {
   // (targets decode and aggregated), and the whole request is served there (aggregated).
   bool prefix_from_store = false;
   bool aggregated = false;
+
+  KvGate kv_gate = KvGate::unasked;
+  std::vector<HeldPiece> held_pieces;
+  net::HostId kv_source = 0;      // the host of the first held piece (a control message's peer)
+  Time kv_asked_at;               // when the decode instance was asked to admit the transfer
+  std::int64_t staged_bytes = 0;  // held in the decode instance's staging buffers
+  bool transfer_in_flight = false;
 
   bool prefill_started = false;
   int prefilled_tokens = 0;  // context tokens whose KV exists on the prefill instance

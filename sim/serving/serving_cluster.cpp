@@ -158,6 +158,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
         });
       },
       [this](RequestState& r) {
+        decode_of(r).transfer_done(r);
         if (r.aggregated) {
           loader_->kv_full(r);
           return;
@@ -167,12 +168,16 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   for (std::size_t i = 0; i < decode_specs.size(); ++i) {
     const DecodeParams dp{static_cast<int>(i), config_.max_decode_batch,
                           config_.speculation.max_draft_tokens, acceptance, method.speculative(),
-                          config_.decode_memory.usable_fraction, merge_quiet_steps_};
+                          config_.decode_memory.usable_fraction, merge_quiet_steps_,
+                          config_.kv_admission};
     DecodeInstance::Callback on_finish;
     if (client_) on_finish = [this](RequestState&) { client_->finished(); };
     decode_.push_back(std::make_unique<DecodeInstance>(sim_, *decode_timing_[i],
                                                        transfer_->decode_stream(i), dp, on_finish));
+    decode_.back()->set_on_admitted([this](RequestState& r) { transfer_->admitted(r); });
   }
+  transfer_->set_admission(config_.kv_admission.initiator,
+                           [this](RequestState& r) { decode_of(r).ask_transfer(r); });
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
                            config_.layers_per_flow, exchanges_[i].get()};

@@ -105,6 +105,23 @@ struct DecodeMemorySpec {
   double usable_fraction = 0.9;
 };
 
+// When a request's KV may leave the prefill instance (kv_admission.hpp has the model and sources):
+//   reserve  its decode rank reserves the request's final KV first (vLLM NixlConnector,
+//            SGLang with Mooncake); the transfer waits while the rank's HBM cannot hold it;
+//   staging  KV lands in host transfer buffers outside the HBM budget, at most staging_capacity
+//            bytes per decode instance (0: unlimited, lynxsim's earlier model); the HBM reservation
+//            is taken when the request joins the batch.
+// max_inflight_transfers bounds the transfers in flight per decode instance (0: unbounded); the
+// initiator "decode" pulls (a control round trip before the data), "prefill" pushes.
+enum class KvAdmissionPolicy { reserve, staging };
+enum class TransferInitiator { prefill, decode };
+
+struct KvAdmissionSpec {
+  KvAdmissionPolicy policy = KvAdmissionPolicy::reserve;
+  Bytes staging_capacity{0};
+  int max_inflight_transfers = 0;
+  TransferInitiator initiator = TransferInitiator::prefill;
+};
 
 // Context loading (CacheGen's and LMCache's setting, and KV-store hits in disaggregated serving):
 // the KV of every request's first c tokens is in a store host, encoded with the method, and is
@@ -176,6 +193,7 @@ struct ServingConfig {
   RouterPolicy router = RouterPolicy::round_robin;
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;
+  KvAdmissionSpec kv_admission;
   PrefixCacheSpec prefix_cache;
   ContextLoadingSpec context_loading;
   ServingSlo slo;

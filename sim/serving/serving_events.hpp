@@ -79,6 +79,16 @@ struct DecodeMemoryChanged {
   Time at;
 };
 
+// The KV admission of a decode instance changed (kv_admission.hpp): a transfer was admitted, its
+// full KV arrived, or a request left the staging buffers.
+struct KvAdmissionChanged {
+  int instance;
+  std::int64_t staged_bytes;  // in the instance's staging buffers
+  int in_flight;              // admitted transfers whose full KV has not arrived
+  int waiting;                // transfers waiting for admission
+  Time at;
+};
+
 struct RequestDone {
   std::uint64_t request;
   Time at;

@@ -15,7 +15,8 @@ using namespace lynxsim::report;
 namespace {
 
 // The lynx sample result on a 2-prefill, 3-decode cluster: request 0 waited 30 ms for decode
-// memory and fetched a 1024-token prefix in 5 ms, request 1 missed its SLO.
+// memory and fetched a 1024-token prefix in 5 ms, request 1 waited 40 ms for its KV transfer to be
+// admitted and missed its SLO.
 serving::MethodResult cluster_result() {
   auto result = testing::sample_results().back();
   auto& a = result.requests[0];
@@ -26,6 +27,7 @@ serving::MethodResult cluster_result() {
   a.prefill_instance = 1;
   a.decode_instance = 2;
   b.meets_slo = false;
+  b.kv_admission_wait = Time::from_ms(40.0);
   serving::ClusterStats& c = result.cluster;
   c.num_prefill = 2;
   c.num_decode = 3;
@@ -58,6 +60,8 @@ TEST_CASE("a method summary carries memory wait, cache fetch and the cluster fig
   CHECK(s.memory_wait_s.mean == doctest::Approx(0.015));
   CHECK(s.memory_wait_s.p99 == doctest::Approx(0.0297));
   CHECK(s.cache_fetch_s.p50 == doctest::Approx(0.0025));
+  CHECK(s.kv_admission_wait_s.mean == doctest::Approx(0.02));
+  CHECK(s.kv_admission_wait_s.p50 == doctest::Approx(0.02));
   CHECK(s.cluster.num_prefill == 2);
   CHECK(s.cluster.num_decode == 3);
   CHECK(s.cluster.slo_attainment == doctest::Approx(0.5));
@@ -81,6 +85,7 @@ TEST_CASE("summary.json gains the cluster fields and keeps the schema-1 keys") {
   }
   CHECK(m.at("memory_wait_s").at("mean").get<double>() == doctest::Approx(0.015));
   CHECK(m.at("cache_fetch_s").at("p90").get<double>() == doctest::Approx(0.0045));
+  CHECK(m.at("kv_admission_wait_s").at("p99").get<double>() == doctest::Approx(0.0396));
   CHECK(m.at("requests_per_s").get<double>() == doctest::Approx(2.0));
   CHECK(m.at("output_tokens_per_s").get<double>() == doctest::Approx(22.0));
   CHECK(m.at("goodput_requests_per_s").get<double>() == doctest::Approx(1.0));
@@ -120,6 +125,8 @@ TEST_CASE("requests.csv holds the instances, cache, memory wait and SLO of each 
   CHECK(first[column("meets_slo")] == "1");
   CHECK(second[column("meets_slo")] == "0");
   CHECK(second[column("memory_wait_s")] == "0.000000000000");
+  CHECK(first[column("kv_admission_wait_s")] == "0.000000000000");
+  CHECK(second[column("kv_admission_wait_s")] == "0.040000000000");
 }
 
 TEST_CASE("the cluster table shows throughput, goodput, cache and memory figures") {
@@ -137,4 +144,5 @@ TEST_CASE("the cluster table shows throughput, goodput, cache and memory figures
   CHECK(row.find("75.0%") != std::string::npos);
   CHECK(row.find("25.0%") != std::string::npos);
   CHECK(row.find("15.00ms") != std::string::npos);
+  CHECK(row.find("20.00ms") != std::string::npos);
 }

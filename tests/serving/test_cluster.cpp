@@ -108,6 +108,7 @@ TEST_CASE("decode memory never exceeds its capacity and full memory makes reques
   ServingConfig c = cluster_config(300, 40.0, 16384, 256);
   c.decode.gpu.hbm_capacity = Bytes{24'000'000'000};
   c.router = RouterPolicy::memory_aware;
+  c.kv_admission.policy = KvAdmissionPolicy::staging;
   std::int64_t worst_margin = INT64_MAX;
   int changes = 0;
   const auto hook = [&](Simulator& sim) {

@@ -12,25 +12,6 @@ namespace {
 
 // 2 prefill + 2 decode H100 instances of Llama-3.1-8B on a 10 Gb/s leaf-spine, loaded enough that
 // batches grow, requests wait for memory, KV kernels land inside steps and speculation stalls.
-ServingConfig loaded_config(double decode_hbm_fraction) {
-  ServingConfig c;
-  c.model = test::model_card("llama-3.1-8b");
-  c.prefill.gpu = test::gpu_profile("h100-sxm");
-  c.prefill.count = 2;
-  c.decode = c.prefill;
-  c.decode_memory.usable_fraction = decode_hbm_fraction;
-  c.make_network = test::leaf_spine(2, 2, 10e9);
-  c.router = RouterPolicy::least_loaded;
-  c.layers_per_flow = 4;
-  c.speculation.max_draft_tokens = 8;
-  SyntheticWorkload w;
-  w.count = 150;
-  w.rate_per_s = 30.0;
-  w.context = {LengthKind::uniform, 1, 512, 8192};
-  w.output = {LengthKind::uniform, 1, 1, 400};
-  c.requests = generate_workload(w, 11);
-  return c;
-}
 
 // A DecodeStepDone listener makes every decode step its own event.
 MethodResult step_by_step(const ServingConfig& c, const quant::MethodSpec& method, const MethodQuality& q) {
@@ -60,7 +41,7 @@ void check_same(const RequestMetrics& a, const RequestMetrics& b) {
 
 TEST_CASE("folding quiet decode steps gives the step-by-step results and event count") {
   for (const double hbm : {0.9, 0.3}) {
-    const ServingConfig c = loaded_config(hbm);
+    const ServingConfig c = test::loaded_cluster(hbm);
     for (const char* name : {"bf16", "int8", "lynx"}) {
       CAPTURE(hbm);
       CAPTURE(name);

@@ -20,8 +20,9 @@ constexpr int kOutput = 512;
 // One TP1 H100 prefill instance and one decode instance of 4 H100s with data-parallel attention
 // over 4 ranks; each decode GPU's HBM holds its weights and 1.5 requests' KV, so a rank keeps one
 // request at a time.
-ServingConfig dp_config(int requests) {
+ServingConfig dp_config(int requests, KvAdmissionPolicy policy) {
   ServingConfig c;
+  c.kv_admission.policy = policy;
   c.model = test::model_card("llama-3.1-8b");
   c.prefill.gpu = test::gpu_profile("h100-sxm");
   c.decode.gpu = c.prefill.gpu;
@@ -63,6 +64,8 @@ TEST_CASE("rank memory: one budget per rank, requests placed by id, blocked cloc
 }
 
 TEST_CASE("data-parallel decode ranks do not pool HBM: one request per rank fits, the next waits") {
+  // With eight requests the second of each rank waits for the first to finish: for the join under
+  // "staging", for its transfer under "reserve".
   std::set<int> ranks;
   std::int64_t worst_margin = INT64_MAX;
   const auto hook = [&](Simulator& sim) {
@@ -72,27 +75,34 @@ TEST_CASE("data-parallel decode ranks do not pool HBM: one request per rank fits
     });
   };
   SUBCASE("four requests, one per rank: nobody waits for memory") {
-    const MethodResult r = run_serving(dp_config(4), quant::method_from_name("int8"), quality(), hook);
+    const MethodResult r = run_serving(dp_config(4, KvAdmissionPolicy::staging),
+                                       quant::method_from_name("int8"), quality(), hook);
     for (const auto& m : r.requests) CHECK(m.memory_wait_time == Time::zero());
     CHECK(ranks == std::set<int>{0, 1, 2, 3});
   }
-  SUBCASE("eight requests: the second of each rank waits for the first to finish") {
-    const MethodResult r = run_serving(dp_config(8), quant::method_from_name("int8"), quality(), hook);
-    REQUIRE(r.requests.size() == 8);
-    for (const auto& m : r.requests) {
-      CAPTURE(m.id);
-      if (m.id < 4) {
-        CHECK(m.memory_wait_time == Time::zero());
-      } else {
-        CHECK(m.memory_wait_time > Time::zero());
-        const auto first = std::find_if(r.requests.begin(), r.requests.end(),
-                                        [&](const RequestMetrics& o) { return o.id == m.id - 4; });
-        REQUIRE(first != r.requests.end());
-        CHECK(m.decode_joined_at >= first->last_token_at);
+  for (const KvAdmissionPolicy policy : {KvAdmissionPolicy::staging, KvAdmissionPolicy::reserve}) {
+    const bool reserve = policy == KvAdmissionPolicy::reserve;
+    CAPTURE(reserve);
+    SUBCASE(reserve ? "eight requests, reserve" : "eight requests, staging") {
+      const MethodResult r = run_serving(dp_config(8, policy), quant::method_from_name("int8"), quality(), hook);
+      REQUIRE(r.requests.size() == 8);
+      for (const auto& m : r.requests) {
+        CAPTURE(m.id);
+        const Time waited = reserve ? m.kv_admission_wait : m.memory_wait_time;
+        CHECK((reserve ? m.memory_wait_time : m.kv_admission_wait) == Time::zero());
+        if (m.id < 4) {
+          CHECK(waited == Time::zero());
+        } else {
+          CHECK(waited > Time::zero());
+          const auto first = std::find_if(r.requests.begin(), r.requests.end(),
+                                          [&](const RequestMetrics& o) { return o.id == m.id - 4; });
+          REQUIRE(first != r.requests.end());
+          CHECK(m.decode_joined_at >= first->last_token_at);
+        }
       }
+      CHECK(r.cluster.peak_decode_memory_fraction <= 1.0);
+      CHECK(r.cluster.peak_decode_memory_fraction > 0.9);
     }
-    CHECK(r.cluster.peak_decode_memory_fraction <= 1.0);
-    CHECK(r.cluster.peak_decode_memory_fraction > 0.9);
   }
   CHECK(worst_margin >= 0);
 }
