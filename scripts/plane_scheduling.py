@@ -4,12 +4,14 @@
     plane_scheduling.py [SCENARIO] [--count N] [--set path=value]... [--lynxsim PATH] [--out DIR]
                         [--csv PATH]
 
-SCENARIO defaults to scenarios/llama8b-8k-h100-10g-load.json; --count N sets
-workload.synthetic.count (1000 reproduces the full load case). Each policy of POLICIES runs as
+SCENARIO defaults to scenarios/llama8b-8k-h100-10g-load.json; --count N sets the request count of
+the scenario's workload, workload.synthetic.count or workload.closed_loop.count (1000 reproduces
+the full load case). Each policy of POLICIES runs as
 `lynxsim --scenario SCENARIO --set network.scheduling=... --set speculation.stream="speculative"`
 into <out>/<label> (drafts stream, so rolled-back drafts count as retracted tokens); the table
-gives, per policy and method, mean and p99 of TTFT_spec and TTFT_commit (seconds), rollbacks and
-retracted tokens. Exit status: 0 success, 1 a run failed, 2 bad input.
+gives, per policy and method, mean and p99 of TTFT_spec and TTFT_commit (seconds), rollbacks,
+retracted tokens, the mean and p99 wait for decode-side KV admission (serving.kv_admission) and the
+client's achieved concurrency (requests in flight, time-averaged). Exit status: 0 success, 1 a run failed, 2 bad input.
 """
 
 import argparse
@@ -39,7 +41,8 @@ POLICIES = [
     ("aging-2s", {"policy": "aging", "max_wait": "2s"}),
 ]
 COLUMNS = ["policy", "method", "ttft_spec_mean_s", "ttft_spec_p99_s", "ttft_commit_mean_s",
-           "ttft_commit_p99_s", "rollbacks", "retracted_tokens"]
+           "ttft_commit_p99_s", "rollbacks", "retracted_tokens", "kv_admission_wait_mean_s",
+           "kv_admission_wait_p99_s", "achieved_concurrency"]
 
 
 def rows_of(label: str, summary: dict) -> list:
@@ -48,9 +51,11 @@ def rows_of(label: str, summary: dict) -> list:
         m = summary["methods"][method]
         retracted = m.get("retracted_tokens", "")
         spec = m.get("ttft_speculative_s", m["ttft_s"])
+        admission = m.get("kv_admission_wait_s", {"mean": 0.0, "p99": 0.0})
         rows.append([label, method, spec["mean"], spec["p99"],
                      m["ttft_commit_s"]["mean"], m["ttft_commit_s"]["p99"], m["rollbacks"],
-                     retracted])
+                     retracted, admission["mean"], admission["p99"],
+                     m.get("achieved_concurrency", "")])
     return rows
 
 
@@ -61,13 +66,18 @@ def run_policy(args, label: str, scheduling: dict) -> list:
                "--set", "network.scheduling=" + json.dumps(scheduling),
                "--set", 'speculation.stream="speculative"']
     if args.count:
-        command += ["--set", f"workload.synthetic.count={args.count}"]
+        command += ["--set", f"workload.{workload_kind(args.scenario)}.count={args.count}"]
     for extra in args.set:
         command += ["--set", extra]
     done = subprocess.run(command, capture_output=True, text=True, check=False)
     if done.returncode != 0:
         raise RuntimeError(f"{label}: lynxsim exited {done.returncode}: {done.stderr.strip()}")
     return rows_of(label, json.loads((out / "summary.json").read_text()))
+
+
+def workload_kind(scenario: Path) -> str:
+    workload = json.loads(scenario.read_text()).get("workload", {})
+    return "closed_loop" if "closed_loop" in workload else "synthetic"
 
 
 def cell(value) -> str:
@@ -85,7 +95,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("scenario", type=Path, nargs="?",
                         default=repo.ROOT / "scenarios/llama8b-8k-h100-10g-load.json")
-    parser.add_argument("--count", type=int, help="workload.synthetic.count")
+    parser.add_argument("--count", type=int,
+                        help="workload.synthetic.count or workload.closed_loop.count")
     parser.add_argument("--set", action="append", default=[], help="extra override path=value")
     parser.add_argument("--lynxsim", type=Path, default=repo.ROOT / "build/lynxsim")
     parser.add_argument("--out", type=Path, default=repo.ROOT / "results/runs/plane-scheduling")
