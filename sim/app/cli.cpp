@@ -11,6 +11,10 @@
 namespace lynxsim::app {
 namespace {
 
+// The most threads a --threads option may ask for: far above any core count this program uses
+// well, and low enough that the threads' stacks (8 MiB of address space each) stay bounded.
+constexpr int kMaxThreads = 1024;
+
 struct Parsed {
   RunOptions run;
   ValidateOptions validate;
@@ -93,7 +97,7 @@ void add_bench(CLI::App& app, BenchOptions& o) {
       ->check(CLI::PositiveNumber);
   bench->add_option("--context", o.context, "llm: prompt tokens (default 1024)")->check(CLI::PositiveNumber);
   bench->add_option("--decode", o.decode, "llm: tokens decoded (default 64)")->check(CLI::PositiveNumber);
-  bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::PositiveNumber);
+  bench->add_option("--threads", o.threads, "llm: threads (default 2)")->check(CLI::Range(1, kMaxThreads));
   bench->add_option("--sizes", o.sizes, "serving: trace lengths in requests (default 10000,100000,1000000)")
       ->delimiter(',')
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{100'000'000}));
@@ -190,7 +194,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
   logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
   logits->add_option("--out", p.llm_logits.out, "output file")->required();
-  logits->add_option("--threads", p.llm_logits.threads, "threads");
+  logits->add_option("--threads", p.llm_logits.threads, "threads (default 1)")->check(CLI::Range(1, kMaxThreads));
 }
 
 void add_path_options(CLI::App& app, Parsed& p) {

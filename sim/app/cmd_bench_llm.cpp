@@ -32,7 +32,11 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
   }
   const llm::Throughput t = llm::measure_throughput(
       model, std::span<const int>(tokens).first(prompt_tokens), llm::ThroughputConfig{options.decode, options.threads});
-  fmt::print("real-model benchmark: {} ({} threads)\n", path.string(), options.threads);
+  if (t.threads < options.threads) {
+    fmt::print(stderr, "lynxsim: warning: --threads {}: the system started only {} threads (a limit on threads "
+               "or memory); measured with {}\n", options.threads, t.threads, t.threads);
+  }
+  fmt::print("real-model benchmark: {} ({} threads)\n", path.string(), t.threads);
   fmt::print("  load     {:8.2f} s\n", load_s);
   fmt::print("  prefill  {:8.1f} tokens/s  ({} tokens in {:.2f} s)\n", t.prefill_tokens_per_s(), t.prompt_tokens,
              t.prefill_s);

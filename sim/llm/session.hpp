@@ -55,6 +55,8 @@ public:
 
   const Model& model() const { return *model_; }
   const SessionOptions& options() const { return options_; }
+  // Threads the session computes on: options().n_threads, or fewer when the system refused some.
+  int threads() const { return pool_->size(); }
   int position() const { return cache_.size(); }
 
   // Appends the tokens; returns (and keeps) the logits after the last one. Prompts longer than

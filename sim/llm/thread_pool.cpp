@@ -4,16 +4,21 @@
 
 namespace lynxsim::llm {
 
-ThreadPool::ThreadPool(int n_threads) {
+ThreadPool::ThreadPool(int n_threads, const ThreadStarter& starter) {
   if (n_threads < 1) {
     throw std::invalid_argument("ThreadPool needs at least one thread");
   }
-  for (int k = 1; k < n_threads; ++k) {
-    workers_.emplace_back([this] { worker_loop(); });
+  try {
+    start_threads(workers_, n_threads - 1, [this](int) { worker_loop(); }, starter);
+  } catch (...) {
+    stop();
+    throw;
   }
 }
 
-ThreadPool::~ThreadPool() {
+ThreadPool::~ThreadPool() { stop(); }
+
+void ThreadPool::stop() {
   {
     const std::lock_guard<std::mutex> lock(mutex_);
     stopping_ = true;
@@ -22,6 +27,7 @@ ThreadPool::~ThreadPool() {
   for (std::thread& worker : workers_) {
     worker.join();
   }
+  workers_.clear();
 }
 
 void ThreadPool::drain() {

@@ -5,6 +5,8 @@
 // and returns when all are done; the first exception a task throws is rethrown by run(). Which
 // thread runs a task is not fixed, so callers make each task's result independent of the thread
 // (fixed task boundaries, no shared accumulators): results are then identical for every pool size.
+// A worker the system refuses to start (core/thread_start.hpp) is not an error: the pool keeps the
+// workers it got, and size() says how many threads it has.
 
 #include <condition_variable>
 #include <cstdint>
@@ -14,12 +16,14 @@
 #include <thread>
 #include <vector>
 
+#include "sim/core/thread_start.hpp"
+
 namespace lynxsim::llm {
 
 class ThreadPool {
 public:
-  // n_threads >= 1 counts the calling thread: n_threads - 1 workers are started.
-  explicit ThreadPool(int n_threads);
+  // n_threads >= 1 counts the calling thread: up to n_threads - 1 workers are started.
+  explicit ThreadPool(int n_threads, const ThreadStarter& starter = {});
   ~ThreadPool();
   ThreadPool(const ThreadPool&) = delete;
   ThreadPool& operator=(const ThreadPool&) = delete;
@@ -30,6 +34,7 @@ public:
 private:
   void worker_loop();
   void drain();
+  void stop();
 
   std::vector<std::thread> workers_;
   std::mutex mutex_;

@@ -23,6 +23,7 @@ Throughput measure_throughput(const Model& model, std::span<const int> prompt, c
   if (config.decode_tokens <= 0) throw std::invalid_argument("throughput: decode_tokens must be positive");
   Session session(model, SessionOptions{config.n_threads, KvPrecision::F32});
   Throughput t;
+  t.threads = session.threads();
   t.prompt_tokens = static_cast<int>(prompt.size());
   auto start = std::chrono::steady_clock::now();
   session.prefill(prompt);

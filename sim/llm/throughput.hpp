@@ -25,6 +25,7 @@ struct Throughput {
   int decoded_tokens = 0;
   double prefill_s = 0.0;
   double decode_s = 0.0;
+  int threads = 0;  // threads the session got (fewer than n_threads when the system refused some)
   double prefill_tokens_per_s() const;
   double decode_tokens_per_s() const;
 };

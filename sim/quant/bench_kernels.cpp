@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "sim/core/parallel_for.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/plane_codec.hpp"
 
@@ -129,13 +130,8 @@ void copy_blocks(Workload& w, int threads) {
     copy_range(w, 0, 1);
     return;
   }
-  std::vector<std::thread> workers;
-  for (int t = 0; t < threads; ++t) {
-    workers.emplace_back([&w, t, threads] { copy_range(w, static_cast<std::size_t>(t), static_cast<std::size_t>(threads)); });
-  }
-  for (auto& worker : workers) {
-    worker.join();
-  }
+  const auto stride = static_cast<std::size_t>(threads);
+  parallel_for(stride, threads, [&w, stride](std::size_t t) { copy_range(w, t, stride); });
 }
 
 PlaneSplit one_plane(const QuantConfig& quant) { return PlaneSplit{{quant.bits}}; }

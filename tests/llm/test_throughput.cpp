@@ -31,6 +31,7 @@ TEST_CASE("the throughput measurement prefills the whole prompt and decodes the 
   const Throughput t = measure_throughput(model(), prompt, ThroughputConfig{5, 2});
   CHECK(t.prompt_tokens == 12);
   CHECK(t.decoded_tokens == 5);
+  CHECK(t.threads == 2);
   CHECK(t.prefill_s >= 0.0);
   CHECK(t.decode_s >= 0.0);
 }
