@@ -10,6 +10,7 @@ namespace lynxsim::net {
 FlowSolver::FlowSolver(std::vector<double> capacities)
     : capacity_(std::move(capacities)),
       on_link_(capacity_.size()),
+      hop_on_link_(capacity_.size()),
       scratch_(capacity_.size()) {}
 
 FlowSolver::Slot FlowSolver::add(std::vector<LinkId> route, int priority_class, double weight,
@@ -31,6 +32,7 @@ FlowSolver::Slot FlowSolver::add(std::vector<LinkId> route, int priority_class, 
     auto& list = on_link_[f.route[i]];
     f.pos[i] = static_cast<std::uint32_t>(list.size());
     list.push_back(slot);
+    hop_on_link_[f.route[i]].push_back(static_cast<std::uint32_t>(i));
   }
   f.cls = priority_class;
   f.weight = weight;
@@ -47,15 +49,14 @@ void FlowSolver::remove(Slot slot) {
   if (!f.active) throw std::logic_error("FlowSolver::remove: flow not active");
   for (std::size_t i = 0; i < f.route.size(); ++i) {
     auto& list = on_link_[f.route[i]];
+    auto& hops = hop_on_link_[f.route[i]];
     const Slot moved = list.back();
+    const std::uint32_t moved_hop = hops.back();
     list[f.pos[i]] = moved;
+    hops[f.pos[i]] = moved_hop;
     list.pop_back();
-    if (moved != slot) {
-      Flow& m = flows_[moved];
-      for (std::size_t j = 0; j < m.route.size(); ++j) {
-        if (m.route[j] == f.route[i]) m.pos[j] = f.pos[i];
-      }
-    }
+    hops.pop_back();
+    if (moved != slot) flows_[moved].pos[moved_hop] = f.pos[i];
   }
   for (const LinkId l : f.route) freed_.push_back({l, f.cls});
   mark_route(f, f.cls + 1);

@@ -157,6 +157,7 @@ private:
   std::vector<Slot> free_;
   std::vector<double> capacity_;
   std::vector<std::vector<Slot>> on_link_;
+  std::vector<std::vector<std::uint32_t>> hop_on_link_;  // index of the link in each listed flow's route
   std::vector<LinkScratch> scratch_;
   std::vector<Dirty> dirty_;
   std::vector<Freed> freed_;

@@ -22,7 +22,7 @@ constexpr int kFillPasses = 8;
 }  // namespace
 
 LevelRelaxation::LevelRelaxation(std::vector<double> capacities)
-    : capacity_(std::move(capacities)), on_link_(capacity_.size()) {}
+    : capacity_(std::move(capacities)), on_link_(capacity_.size()), hop_on_link_(capacity_.size()) {}
 
 void LevelRelaxation::set_tolerance(double relative) {
   if (!(relative >= 1e-12 && relative <= 1e-2)) {
@@ -32,6 +32,9 @@ void LevelRelaxation::set_tolerance(double relative) {
 }
 
 std::uint32_t LevelRelaxation::class_index(int cls) {
+  if (mu_.size() > kMaxClassIndex && !class_ids_.contains(cls)) {
+    throw std::invalid_argument("LevelRelaxation: more than 65,536 priority classes");
+  }
   const auto [it, inserted] = class_ids_.emplace(cls, static_cast<std::uint32_t>(mu_.size()));
   if (inserted) {
     mu_.emplace_back(capacity_.size(), kInf);
@@ -80,14 +83,15 @@ LevelRelaxation::Slot LevelRelaxation::add(const std::vector<LinkId>& route, int
     route_[base + i] = route[i];
     pos_[base + i] = static_cast<std::uint32_t>(list.size());
     list.push_back(slot);
+    hop_on_link_[route[i]].push_back(static_cast<std::uint32_t>(i));
   }
   const std::uint32_t ci = class_index(priority_class);
   Flow& f = flows_[slot];
   f = Flow{};
   f.weight = weight;
   f.cap_level = max_rate > 0.0 ? max_rate / weight : kInf;
-  f.ci = ci;
-  f.hops = static_cast<std::uint16_t>(route.size());
+  f.ci = static_cast<std::uint16_t>(ci);
+  f.hops = static_cast<std::uint32_t>(route.size());
   f.fresh = true;
   f.active = true;
   refresh_minima(slot);
@@ -104,14 +108,14 @@ void LevelRelaxation::remove(Slot slot) {
   const std::size_t base = std::size_t{slot} * stride_;
   for (std::size_t i = 0; i < links.size(); ++i) {
     auto& list = on_link_[links[i]];
+    auto& hops = hop_on_link_[links[i]];
     const Slot moved_slot = list.back();
+    const std::uint32_t moved_hop = hops.back();
     list[pos_[base + i]] = moved_slot;
+    hops[pos_[base + i]] = moved_hop;
     list.pop_back();
-    if (moved_slot == slot) continue;
-    const auto other = route(moved_slot);
-    for (std::size_t j = 0; j < other.size(); ++j) {
-      if (other[j] == links[i]) pos_[std::size_t{moved_slot} * stride_ + j] = pos_[base + i];
-    }
+    hops.pop_back();
+    if (moved_slot != slot) pos_[std::size_t{moved_slot} * stride_ + moved_hop] = pos_[base + i];
   }
   const int cls = class_of_[f.ci];
   for (const LinkId l : links) {

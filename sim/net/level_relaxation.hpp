@@ -85,6 +85,7 @@ public:
 private:
   static constexpr double kInf = std::numeric_limits<double>::infinity();
   static constexpr LinkId kCap = std::numeric_limits<LinkId>::max();
+  static constexpr std::size_t kMaxClassIndex = std::numeric_limits<std::uint16_t>::max();
 
   struct alignas(64) Flow {  // one cache line: all a scan or an update of the flow reads
     double min1 = kInf;       // smallest of the cap level and the levels of the route
@@ -94,12 +95,13 @@ private:
     double rate = 0.0;
     double start_rate = 0.0;
     LinkId arg1 = kCap;       // where min1 is attained (kCap: the cap)
-    std::uint32_t ci = 0;
     std::uint32_t touched = 0;
-    std::uint16_t hops = 0;
+    std::uint32_t hops = 0;
+    std::uint16_t ci = 0;
     bool fresh = false;
     bool active = false;
   };
+  static_assert(sizeof(Flow) == 64);
   struct Budget {  // one link in one class
     double allowed = 0.0;  // drift allowed before the link is queued
     double drift = 0.0;
@@ -142,6 +144,7 @@ private:
   std::vector<Slot> free_;
   std::vector<double> capacity_;
   std::vector<std::vector<Slot>> on_link_;
+  std::vector<std::vector<std::uint32_t>> hop_on_link_;  // index of the link in each listed flow's route
   std::map<int, std::uint32_t> class_ids_;
   std::map<int, std::uint32_t> class_count_;
   int lowest_class_ = 0;  // largest class number with flows
