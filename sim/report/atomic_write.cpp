@@ -36,23 +36,27 @@ void remove_quietly(const fs::path& path) {
   fs::remove_all(path, ec);
 }
 
-void write_all(int fd, const fs::path& file, std::span<const std::string_view> parts) {
-  for (std::string_view content : parts) {
-    while (!content.empty()) {
-      const ssize_t n = ::write(fd, content.data(), content.size());
-      if (n < 0 && errno == EINTR) continue;
-      if (n < 0) fail("write", file, errno);
-      content.remove_prefix(static_cast<std::size_t>(n));
-    }
+void write_piece(int fd, const fs::path& file, std::string_view content) {
+  while (!content.empty()) {
+    const ssize_t n = ::write(fd, content.data(), content.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write", file, errno);
+    content.remove_prefix(static_cast<std::size_t>(n));
   }
-  if (::fsync(fd) != 0) fail("write", file, errno);
 }
 
-void write_plain(const fs::path& file, std::span<const std::string_view> parts) {
+ContentProducer producer_of(std::span<const std::string_view> parts) {
+  return [parts](const ContentSink& sink) {
+    for (const std::string_view part : parts) sink(part);
+  };
+}
+
+void write_plain(const fs::path& file, const ContentProducer& produce) {
   const int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
   if (fd < 0) fail("create", file, errno);
   try {
-    write_all(fd, file, parts);
+    produce([fd, &file](std::string_view piece) { write_piece(fd, file, piece); });
+    if (::fsync(fd) != 0) fail("write", file, errno);
   } catch (...) {
     ::close(fd);
     ::unlink(file.c_str());
@@ -63,6 +67,10 @@ void write_plain(const fs::path& file, std::span<const std::string_view> parts) 
     ::unlink(file.c_str());
     fail("write", file, error);
   }
+}
+
+void write_plain(const fs::path& file, std::span<const std::string_view> parts) {
+  write_plain(file, producer_of(parts));
 }
 
 void write_plain(const fs::path& file, std::string_view content) {
@@ -143,12 +151,16 @@ void StagedFolder::write(const std::string& name, std::string_view content) {
 }
 
 void StagedFolder::write(const std::string& name, std::span<const std::string_view> parts) {
+  write(name, producer_of(parts));
+}
+
+void StagedFolder::write(const std::string& name, const ContentProducer& produce) {
   if (committed_) throw ReportWriteError("results folder already committed");
   if (name == kResultsManifest || std::find(files_.begin(), files_.end(), name) != files_.end()) {
     throw ReportWriteError(fmt::format("results folder {}: {} written twice", target_.string(), name));
   }
   guard_->add_file(staging_ / name);
-  write_plain(staging_ / name, parts);
+  write_plain(staging_ / name, produce);
   files_.push_back(name);
 }
 

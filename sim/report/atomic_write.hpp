@@ -18,6 +18,7 @@
 // reason (errno text).
 
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <span>
 #include <stdexcept>
@@ -36,6 +37,11 @@ class StagingSignalGuard;
 
 void write_file_atomic(const std::filesystem::path& file, std::string_view content);
 
+// Content produced piece by piece: the producer passes each piece to the sink, in order, so a large
+// file never has to be held in memory whole.
+using ContentSink = std::function<void(std::string_view piece)>;
+using ContentProducer = std::function<void(const ContentSink& sink)>;
+
 class StagedFolder {
 public:
   // force: replace an existing target even when it is not a lynxsim results folder.
@@ -44,9 +50,10 @@ public:
   StagedFolder(const StagedFolder&) = delete;
   StagedFolder& operator=(const StagedFolder&) = delete;
 
-  // Writes <staging>/<name>; name is a plain file name. The second form writes the parts in order.
+  // Writes <staging>/<name>; name is a plain file name. The other forms write the parts in order.
   void write(const std::string& name, std::string_view content);
   void write(const std::string& name, std::span<const std::string_view> parts);
+  void write(const std::string& name, const ContentProducer& produce);
   void commit();
 
   const std::filesystem::path& staging_path() const { return staging_; }

@@ -12,6 +12,7 @@ namespace {
 using serving::RequestMetrics;
 
 constexpr std::int64_t kPsPerSecond = 1'000'000'000'000;
+constexpr std::size_t kPieceBytes = std::size_t{1} << 20;
 
 struct Widths {
   std::size_t planes = 0;
@@ -110,7 +111,8 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-std::string requests_csv(std::span<const serving::MethodResult> results) {
+void write_requests_csv(std::span<const serving::MethodResult> results,
+                        const std::function<void(std::string_view)>& sink) {
   Widths w;
   for (const auto& result : results) {
     for (const auto& r : result.requests) {
@@ -121,9 +123,21 @@ std::string requests_csv(std::span<const serving::MethodResult> results) {
   std::string out = header(w);
   for (const auto& result : results) {
     const std::string method = csv_field(result.method.name);
-    for (const auto& r : result.requests) append_row(out, method, r, w);
+    for (const auto& r : result.requests) {
+      append_row(out, method, r, w);
+      if (out.size() >= kPieceBytes) {
+        sink(out);
+        out.clear();
+      }
+    }
   }
-  return out;
+  sink(out);
+}
+
+std::string requests_csv(std::span<const serving::MethodResult> results) {
+  std::string csv;
+  write_requests_csv(results, [&csv](std::string_view piece) { csv += piece; });
+  return csv;
 }
 
 }  // namespace lynxsim::report

@@ -18,8 +18,10 @@
 // follow the run order of methods, then the order of requests in each result. Text fields are
 // quoted per RFC 4180 when they hold a comma, quote or newline. Lines end with "\n".
 
+#include <functional>
 #include <span>
 #include <string>
+#include <string_view>
 
 #include "sim/core/time.hpp"
 #include "sim/serving/request_metrics.hpp"
@@ -27,6 +29,9 @@
 namespace lynxsim::report {
 
 std::string requests_csv(std::span<const serving::MethodResult> results);
+// The same text passed to `sink` in pieces of about 1 MiB, so the file is never held whole.
+void write_requests_csv(std::span<const serving::MethodResult> results,
+                        const std::function<void(std::string_view)>& sink);
 
 // "-1.000000000005": the exact decimal seconds of a Time.
 std::string exact_seconds(Time t);

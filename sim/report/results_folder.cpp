@@ -16,7 +16,7 @@ void write_results_folder(const std::filesystem::path& out, const RunOutputs& ou
   folder.write("scenario.resolved.json", pretty_json(outputs.resolved_scenario));
   folder.write("summary.json",
                pretty_json(summary_json(outputs.scenario_name, summaries, outputs.engine)));
-  folder.write("requests.csv", requests_csv(outputs.results));
+  folder.write("requests.csv", [&outputs](const ContentSink& sink) { write_requests_csv(outputs.results, sink); });
   if (outputs.trace != nullptr) {
     const TraceWriter::Text text = outputs.trace->text();
     const std::array<std::string_view, 3> parts{text.head, text.events, text.tail};

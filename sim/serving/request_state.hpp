@@ -1,6 +1,7 @@
 #pragma once
 // The live state of one request inside a serving run: its metrics record plus what the transfer
-// and the decode instance need to know about it.
+// and the decode instance need to know about it. The metrics record lives in the run's result (a
+// vector sized before the run starts), so a request's record is never held twice.
 //
 // A transfer is a list of pieces (a range of layers over some tokens), each sent as one flow per
 // plane per prefill rank. The request is decode-ready when every piece has been sent (all_sent)
@@ -35,7 +36,9 @@ struct HeldPiece {
 enum class KvGate { unasked, waiting, admitted };
 
 struct RequestState {
-  RequestMetrics metrics;
+  explicit RequestState(RequestMetrics& record) : metrics(record) {}
+
+  RequestMetrics& metrics;
   const std::vector<std::uint32_t>* hash_ids = nullptr;
 
   std::vector<TransferPiece> pieces;

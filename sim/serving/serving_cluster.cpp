@@ -186,7 +186,7 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   }
 }
 
-void ServingCluster::schedule(std::deque<RequestState>& requests) {
+void ServingCluster::schedule(std::span<RequestState> requests) {
   if (client_) {
     std::vector<RequestState*> order;
     order.reserve(requests.size());

@@ -14,6 +14,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "sim/compute/timing_model.hpp"
@@ -40,7 +41,7 @@ public:
 
   // Schedules the arrival of every request (they must outlive the run); with a client
   // (config.client) the client sends them, in order of arrival_at, as its slots allow.
-  void schedule(std::deque<RequestState>& requests);
+  void schedule(std::span<RequestState> requests);
   // Cache, memory and link figures after the run (throughput and goodput are filled by the caller).
   ClusterStats stats(Time end) const;
 

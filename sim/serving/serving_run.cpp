@@ -1,7 +1,7 @@
 #include "sim/serving/serving_run.hpp"
 
 #include <algorithm>
-#include <deque>
+#include <vector>
 #include <stdexcept>
 
 #include "sim/serving/serving_cluster.hpp"
@@ -9,16 +9,20 @@
 namespace lynxsim::serving {
 namespace {
 
-std::deque<RequestState> make_requests(const ServingConfig& config, const quant::MethodSpec& method) {
+// One metrics record (in `records`, sized here and never resized) and one state per request.
+std::vector<RequestState> make_requests(const ServingConfig& config, const quant::MethodSpec& method,
+                                        std::vector<RequestMetrics>& records) {
   const bool streams_drafts =
       method.speculative() && config.speculation.stream == SpeculationStream::speculative;
-  std::deque<RequestState> states;
+  records.assign(config.requests.size(), RequestMetrics{});
+  std::vector<RequestState> states;
+  states.reserve(config.requests.size());
   for (std::size_t i = 0; i < config.requests.size(); ++i) {
     const RequestSpec& spec = config.requests[i];
     if (spec.context_tokens < 1 || spec.output_tokens < 1) {
       throw std::invalid_argument("requests need at least one context and one output token");
     }
-    RequestState& s = states.emplace_back();
+    RequestState& s = states.emplace_back(records[i]);
     s.metrics.id = i;
     s.metrics.context_tokens = spec.context_tokens;
     s.metrics.output_tokens = spec.output_tokens;
@@ -85,18 +89,18 @@ MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& meth
     used.acceptance_high = used.acceptance;
   }
   ServingCluster cluster(sim, config, method, used.acceptance, used, merge_quiet_steps);
-  std::deque<RequestState> requests = make_requests(config, method);
+  std::vector<RequestMetrics> records;
+  std::vector<RequestState> requests = make_requests(config, method, records);
   cluster.schedule(requests);
   sim.run();
 
   MethodResult result{method,           used, config.speculation.stream, config.first_token_from, {},
                       sim.events_executed(), sim.now(), cluster.stats(sim.now())};
-  result.requests.reserve(requests.size());
   for (RequestState& r : requests) {
     if (!r.finished) throw std::logic_error("a request did not finish: the serving model stalled");
     r.metrics.meets_slo = meets_slo(config.slo, r.metrics);
-    result.requests.push_back(r.metrics);
   }
+  result.requests = std::move(records);
   add_rates(result.cluster, result.requests, result.simulated_time);
   if (config.client) result.cluster.client_concurrency = config.client->concurrency;
   return result;

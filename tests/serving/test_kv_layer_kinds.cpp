@@ -43,7 +43,8 @@ TEST_CASE("with DP attention a request's MLA latent goes once, to the DP rank th
   }
   p.prefill_attention_dp = {16};
   p.decode_attention_dp = {16};
-  RequestState r;
+  RequestMetrics record;
+  RequestState r(record);
   r.metrics.id = 5;
   CHECK(p.tp(r, false) == 1);
   CHECK(p.tp(r, true) == 1);
