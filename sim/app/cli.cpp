@@ -56,6 +56,12 @@ void add_trace_options(CLI::App& app, std::int64_t& limit, TraceFilterText& filt
       ->needs(trace);
 }
 
+void add_memory_limit(CLI::App& app, std::optional<std::string>& limit) {
+  app.add_option("--memory-limit", limit,
+                 "refuse to start when the estimated peak memory exceeds this size, e.g. 16GiB "
+                 "(default: this machine's memory)");
+}
+
 void add_run_options(CLI::App& app, Parsed& p) {
   app.add_option("--scenario", p.run.scenario, "scenario file to run");
   app.add_option("--out", p.run.out, "results folder (default results/runs/<scenario name>/)");
@@ -70,6 +76,7 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_flag("--progress", p.run.progress,
                "a progress line with ETA on stderr even when stderr is not a terminal");
   app.add_flag("--quiet", p.run.quiet, "print only the results folder");
+  add_memory_limit(app, p.run.memory_limit);
 }
 
 void add_calibrate(CLI::App& app, CalibrateOptions& o) {
@@ -122,6 +129,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   validate->add_option("--set", p.validate.overrides, "override a field: path=value");
   add_trace_options(*validate, p.validate.trace_limit, p.validate.trace_filter,
                     validate->add_flag("--trace", p.validate.trace, "check as a run with --trace would"));
+  add_memory_limit(*validate, p.validate.memory_limit);
   app.add_subcommand("list", "list models, hardware and transfer methods");
   app.add_subcommand("keys", "print the key tables of a scenario file (docs/scenario.md)")
       ->add_option("table", p.keys_table, "one table (scenario, serving, workload-trace, ...)");
@@ -162,6 +170,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_option("--seed", p.accuracy.seed, "random seed");
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
+  add_memory_limit(*acc, p.accuracy.memory_limit);
   acc->add_option("--text", p.accuracy.text, "real models: the text (default data/texts/kv_essay.txt)");
   acc->add_flag("--passkey-in-text", p.accuracy.passkey_in_text,
                 "real models: passkey hidden in the text at --context tokens (default: filler prompts of 512-2048)");

@@ -2,6 +2,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "sim/accuracy/accuracy_memory.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
 #include "sim/accuracy/accuracy_table.hpp"
 #include "sim/accuracy/real_model/real_model_eval.hpp"
@@ -10,6 +11,8 @@
 #include "sim/serving/kv_bytes.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
+#include "sim/app/memory_limit.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/run_acceptance.hpp"
 #include "sim/app/run_progress.hpp"
@@ -67,6 +70,17 @@ void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
   }
 }
 
+// The measurement's memory grows with --context (accuracy_memory.hpp): refused before it starts
+// when the estimate exceeds the limit.
+void check_accuracy_memory(const accuracy::AccuracyRequest& request, const AccuracyOptions& options) {
+  const std::int64_t limit = memory_limit_bytes(options.memory_limit);
+  const std::int64_t estimate = accuracy::accuracy_memory_bytes(request);
+  if (estimate <= limit) return;
+  throw InputError(fmt::format("--context {}: the accuracy measurement needs {} (docs/accuracy.md, \"Memory\"); "
+                               "use a shorter --context or raise --memory-limit",
+                               options.context, memory_excess(estimate, limit, options.memory_limit)));
+}
+
 }  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
@@ -80,6 +94,7 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   }
   if (options.kv_file) request.kv_file = store::KvFile::open_shared(options.kv_file->string());
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  check_accuracy_memory(request, options);
   CountProgress progress(progress_wanted(options.progress, false), "accuracy: KV blocks");
   request.on_block_done = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
   const accuracy::AccuracyResult result = store::run_accuracy(request, cache_dir(data, options));

@@ -3,6 +3,7 @@
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
+#include "sim/app/memory_limit.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/run_progress.hpp"
 #include "sim/app/scenario_check.hpp"
@@ -22,7 +23,7 @@ namespace {
 ScenarioRequest scenario_request(const std::filesystem::path& file,
                                  const std::vector<std::string>& overrides,
                                  std::optional<std::uint64_t> seed, bool trace, std::int64_t limit,
-                                 const TraceFilter& filter) {
+                                 const TraceFilter& filter, const std::optional<std::string>& memory_limit) {
   ScenarioRequest request;
   request.file = file;
   request.overrides = overrides;
@@ -30,6 +31,7 @@ ScenarioRequest scenario_request(const std::filesystem::path& file,
   if (trace) request.trace_limit = limit;
   request.trace_methods = filter.methods();
   request.trace_filtered = filter.has_window() || filter.filters_requests();
+  request.memory_limit = memory_limit;
   return request;
 }
 
@@ -100,7 +102,7 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   const TraceFilter filter = parse_trace_filter(options.trace_filter);
   const scenario::Scenario s = load_checked_scenario(
       data, scenario_request(options.scenario, options.overrides, options.seed, options.trace,
-                             options.trace_limit, filter));
+                             options.trace_limit, filter, options.memory_limit));
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
   report::check_results_target(out, options.force);
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
@@ -142,14 +144,15 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
 
 int cmd_validate(const DataPaths& data, const ValidateOptions& options) {
   const TraceFilter filter = parse_trace_filter(options.trace_filter);
-  const scenario::Scenario s = load_checked_scenario(
-      data, scenario_request(options.file, options.overrides, std::nullopt, options.trace,
-                             options.trace_limit, filter));
+  const ScenarioRequest request = scenario_request(options.file, options.overrides, std::nullopt, options.trace,
+                                                   options.trace_limit, filter, options.memory_limit);
+  const scenario::Scenario s = load_checked_scenario(data, request);
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
   fmt::print("{}: ok ({} methods, {} requests; {} hosts, {} links, {} + {} GPUs, at most {} "
-             "flows{})\n", options.file.string(), s.methods.size(), s.serving.requests.size(),
-             e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks, e.flows_at_most,
-             options.trace ? trace_size_note(s, filter) : std::string());
+             "flows{}; estimated memory {} of {})\n", options.file.string(), s.methods.size(),
+             s.serving.requests.size(), e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks,
+             e.flows_at_most, options.trace ? trace_size_note(s, filter) : std::string(),
+             format_memory(run_memory_estimate(s, request)), format_memory(memory_limit_bytes(options.memory_limit)));
   return 0;
 }
 

@@ -27,6 +27,7 @@ struct RunOptions {
   bool force = false;
   bool wide = false;
   bool percentiles = false;
+  std::optional<std::string> memory_limit;  // --memory-limit (memory_limit.hpp)
 };
 
 // `lynxsim validate FILE`: the checks of a run (scenario_check.hpp), with the run's --trace.
@@ -36,6 +37,7 @@ struct ValidateOptions {
   bool trace = false;
   std::int64_t trace_limit = 0;
   TraceFilterText trace_filter;
+  std::optional<std::string> memory_limit;
 };
 
 struct EstimateOptions {
@@ -62,6 +64,7 @@ struct AccuracyOptions {
   bool json = false;
   bool no_cache = false;
   bool progress = false;  // the progress line even when stderr is not a terminal
+  std::optional<std::string> memory_limit;
   // Real models only (smollm2-135m, gemma3-270m):
   std::optional<std::filesystem::path> text;  // default: the bundled essay
   bool passkey_in_text = false;               // passkey at --context in the text (else 512-2048 filler)

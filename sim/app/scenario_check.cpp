@@ -4,14 +4,17 @@
 #include <fmt/format.h>
 #include <stdexcept>
 
+#include "sim/accuracy/accuracy_memory.hpp"
 #include "sim/accuracy/kv/head_source.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/serving/kv_bytes.hpp"
+#include "sim/app/memory_limit.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/trace_filter.hpp"
 #include "sim/core/saturating.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/memory_estimate.hpp"
 #include "sim/scenario/resource_estimate.hpp"
 #include "sim/store/kv_file.hpp"
 
@@ -77,7 +80,31 @@ void check_trace(const scenario::Scenario& s, const ScenarioRequest& request, Is
                          scenario::kMaxTraceEvents));
 }
 
+void check_memory(const scenario::Scenario& s, const ScenarioRequest& request, IssueList& issues) {
+  const std::int64_t limit = memory_limit_bytes(request.memory_limit);
+  const std::int64_t estimate = run_memory_estimate(s, request);
+  if (estimate <= limit) return;
+  const scenario::ResourceEstimate e = scenario::estimate_resources(s);
+  const std::int64_t network = saturating_add(saturating_mul(e.network.hosts, scenario::kMemoryPerNode),
+                                              saturating_mul(e.network.links, scenario::kMemoryPerLink));
+  const std::int64_t workload = saturating_mul(e.requests, scenario::kMemoryPerRequest);
+  issues.add(network > workload ? "/network/topology" : "/workload",
+             fmt::format("the run needs {}: {} requests x {} methods, {} hosts, {} links (docs/scenario.md, "
+                         "\"Memory\"); use fewer requests (e.g. workload.trace.max_requests or "
+                         "workload.synthetic.count), fewer methods or a smaller network, or raise "
+                         "--memory-limit", memory_excess(estimate, limit, request.memory_limit),
+                         e.requests, s.methods.size(), e.network.hosts, e.network.links));
+}
+
 }  // namespace
+
+std::int64_t run_memory_estimate(const scenario::Scenario& s, const ScenarioRequest& request) {
+  const scenario::ResourceEstimate e = scenario::estimate_resources(s);
+  const std::int64_t trace_events = request.trace_limit.value_or(0);
+  std::int64_t bytes = scenario::run_memory_bytes(e, static_cast<std::int64_t>(s.methods.size()), trace_events);
+  if (s.accuracy.enabled) bytes = saturating_add(bytes, accuracy::accuracy_memory_bytes(precision_request(s)));
+  return bytes;
+}
 
 std::int64_t trace_events_at_least(const scenario::Scenario& s,
                                    const std::vector<std::string>& traced_methods) {
@@ -101,6 +128,7 @@ scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRe
     check_trace_methods(request.trace_methods, names);
     check_trace(s, request, issues);
   }
+  if (issues.empty()) check_memory(s, request, issues);
   issues.throw_if_any(s.source_file);
   return s;
 }

@@ -11,6 +11,9 @@
 //   - a kv_file must be one the run can read: for the precision measurement, KV of the model's
 //     geometry with enough tokens; for CacheGen's size measurement, a readable KV file
 //     (/accuracy/kv_file; only headers are read);
+//   - the run's estimated peak memory (run_memory_estimate) must fit the memory limit (--memory-limit,
+//     by default this machine's memory, app/memory_limit.hpp), else the run is refused before it
+//     starts, naming /workload or, when the network is the larger part, /network/topology;
 //   - with a trace, the events the run records at least (one per KV flow, three per request, of
 //     the traced methods) must fit trace_limit, else the run is refused before it starts, naming
 //     /workload; a trace filtered by time or by request is not refused (its size is known only
@@ -35,9 +38,14 @@ struct ScenarioRequest {
   std::optional<std::int64_t> trace_limit;  // a trace is written, of at most this many events
   std::vector<std::string> trace_methods;    // the methods traced (empty: all)
   bool trace_filtered = false;               // by --trace-window or --trace-requests
+  std::optional<std::string> memory_limit;   // --memory-limit (absent: this machine's memory)
 };
 
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request);
+
+// The estimated peak memory of running `s` as requested: scenario/memory_estimate.hpp's model with
+// the trace events the run may keep, plus accuracy/accuracy_memory.hpp's when accuracy is enabled.
+std::int64_t run_memory_estimate(const scenario::Scenario& s, const ScenarioRequest& request);
 
 // The trace events every run of `s` records with these methods traced (empty: all; a lower
 // bound, see above).

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "sim/scenario/input_limits.hpp"
+#include "sim/scenario/memory_estimate.hpp"
 #include "sim/scenario/resource_estimate.hpp"
 #include "sim/serving/kv_head_map.hpp"
 
@@ -123,4 +124,26 @@ TEST_CASE("background periods near the end of the clock are counted without over
   IssueList issues;
   CHECK_NOTHROW(check_resource_limits(s, issues));
   CHECK(issues.empty());
+}
+
+TEST_CASE("the memory model is base + requests x (per request + methods x per record) + network + routes + trace") {
+  ResourceEstimate e;
+  e.requests = 1000;
+  e.network.hosts = 2;
+  e.network.switches = 0;
+  e.network.links = 1;
+  e.flows_at_most = 10;
+  const std::int64_t network = 2 * kMemoryPerNode + kMemoryPerLink + 10 * 2 * kMemoryPerRouteHop;
+  CHECK(run_memory_bytes(e, 3, 0) ==
+        kMemoryBaseBytes + 1000 * (kMemoryPerRequest + 3 * kMemoryPerRequestMethod) + network);
+  CHECK(run_memory_bytes(e, 3, 500) - run_memory_bytes(e, 3, 0) == 500 * kMemoryPerTraceEvent);
+  e.network.switches = 50000;
+  e.flows_at_most = 1 << 20;
+  ResourceEstimate capped = e;
+  capped.flows_at_most = kMemoryRouteFlows;
+  CHECK(run_memory_bytes(e, 1, 0) == run_memory_bytes(capped, 1, 0));
+  capped.flows_at_most = kMemoryRouteFlows - 1;
+  CHECK(run_memory_bytes(e, 1, 0) - run_memory_bytes(capped, 1, 0) == 50002 * kMemoryPerRouteHop);
+  e.requests = std::int64_t{1} << 62;
+  CHECK(run_memory_bytes(e, 1000, 0) == INT64_MAX);
 }
