@@ -11,11 +11,12 @@ the base term) must match the measured differences within 30%. Then `validate`, 
 leave nothing behind.
 """
 import json
-import pathlib
 import re
 import shutil
 import subprocess
 import sys
+
+import workdir
 
 LIMIT_S = 60
 SLOPE_TOLERANCE = 0.30
@@ -103,15 +104,10 @@ def check_refusals(lynxsim, work):
 
 
 def main():
-    lynxsim, work = sys.argv[1], pathlib.Path(sys.argv[2])
-    shutil.rmtree(work, ignore_errors=True)
-    work.mkdir(parents=True)
+    lynxsim, work = sys.argv[1], workdir.fresh(sys.argv[2])
     check_model(lynxsim, work)
     check_refusals(lynxsim, work)
-    leftovers = list(work.iterdir())
-    if leftovers:
-        sys.exit(f"left behind: {leftovers}")
-    print("ok")
+    workdir.finish(work)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,8 @@ import resource
 import subprocess
 import sys
 
+import workdir
+
 LIMIT_S = 120
 GB = 1 << 30
 
@@ -70,16 +72,12 @@ def check_real_model(lynxsim, work):
 
 
 def main():
-    lynxsim, work = sys.argv[1], pathlib.Path(sys.argv[2])
-    work.mkdir(parents=True, exist_ok=True)
+    lynxsim, work = sys.argv[1], workdir.fresh(sys.argv[2])
     check_refusals(lynxsim)
     check_same_under_limits("accuracy", [lynxsim, "accuracy", "--model", "llama-3.1-8b", "--context", "2048",
                                          "--no-cache", "--json"])
     check_real_model(lynxsim, work)
-    leftovers = list(work.iterdir())
-    if leftovers:
-        sys.exit(f"left behind: {leftovers}")
-    print("ok")
+    workdir.finish(work)
 
 
 if __name__ == "__main__":
