@@ -59,7 +59,7 @@ void add_trace_options(CLI::App& app, std::int64_t& limit, TraceFilterText& filt
 void add_memory_limit(CLI::App& app, std::optional<std::string>& limit) {
   app.add_option("--memory-limit", limit,
                  "refuse to start when the estimated peak memory exceeds this size, e.g. 16GiB "
-                 "(default: this machine's memory)");
+                 "(default: this machine's memory, or ulimit -v when lower)");
 }
 
 void add_run_options(CLI::App& app, Parsed& p) {

@@ -1,6 +1,8 @@
 #include "sim/app/memory_limit.hpp"
 
+#include <algorithm>
 #include <fmt/format.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "sim/app/input_errors.hpp"
@@ -15,8 +17,17 @@ std::int64_t physical_memory_bytes() {
   return static_cast<std::int64_t>(pages) * page_size;
 }
 
+std::int64_t default_memory_limit_bytes() {
+  std::int64_t limit = physical_memory_bytes();
+  rlimit address_space{};
+  if (::getrlimit(RLIMIT_AS, &address_space) == 0 && address_space.rlim_cur != RLIM_INFINITY) {
+    limit = std::min(limit, static_cast<std::int64_t>(std::min<rlim_t>(address_space.rlim_cur, INT64_MAX)));
+  }
+  return limit;
+}
+
 std::int64_t memory_limit_bytes(const std::optional<std::string>& option) {
-  if (!option) return physical_memory_bytes();
+  if (!option) return default_memory_limit_bytes();
   std::int64_t bytes = 0;
   try {
     bytes = parse_bytes(*option).value;
@@ -43,7 +54,8 @@ std::string memory_excess(std::int64_t estimate, std::int64_t limit, const std::
     return fmt::format("an estimated {} of memory, more than --memory-limit {}", format_memory(estimate),
                        format_memory(limit));
   }
-  return fmt::format("an estimated {} of memory, more than this machine's {} (--memory-limit)",
+  return fmt::format("an estimated {} of memory, more than this machine's {} (its memory or ulimit -v; "
+                     "--memory-limit)",
                      format_memory(estimate), format_memory(limit));
 }
 

@@ -2,7 +2,8 @@
 // The memory a command may use, and its refusal beyond it.
 //
 // --memory-limit takes a byte size ("16GiB", "512MiB"); without it the limit is this machine's
-// physical memory, sysconf(_SC_PHYS_PAGES) x sysconf(_SC_PAGE_SIZE). The estimates it is compared
+// physical memory, sysconf(_SC_PHYS_PAGES) x sysconf(_SC_PAGE_SIZE), or the process's address-space
+// limit (RLIMIT_AS, `ulimit -v`) when that is lower. The estimates it is compared
 // with are models of the peak resident set (scenario/memory_estimate.hpp for a run,
 // accuracy/accuracy_memory.hpp for the precision measurement).
 
@@ -13,7 +14,9 @@
 namespace lynxsim::app {
 
 std::int64_t physical_memory_bytes();
-// The limit of a --memory-limit value (absent: physical memory); InputError naming --memory-limit
+// The smaller of physical memory and RLIMIT_AS.
+std::int64_t default_memory_limit_bytes();
+// The limit of a --memory-limit value (absent: the default above); InputError naming --memory-limit
 // for a value that is not a positive byte size.
 std::int64_t memory_limit_bytes(const std::optional<std::string>& option);
 // "1.25 GiB" (binary units, three significant digits).

@@ -7,11 +7,12 @@ network) and reads each run's peak resident set (ru_maxrss of the child, measure
 process). The model of scenario/memory_estimate.hpp must be an upper bound of every run, and its
 per-request and per-request-and-method slopes (the differences between two sizes, which cancel
 the base term) must match the measured differences within 30%. Then `validate`, a run and
-`accuracy` refuse what exceeds --memory-limit, with exit code 2, the file and JSON path, and
-leave nothing behind.
+`accuracy` refuse what exceeds --memory-limit (or, without it, `ulimit -v`), with exit code 2, the
+file and JSON path, and leave nothing behind.
 """
 import json
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -77,8 +78,12 @@ def check_model(lynxsim, work):
             sys.exit(f"{a} -> {b}: the estimate grows by {model:.0f} bytes, the run by {real:.0f}")
 
 
-def expect_refusal(args, expected, out=None):
-    r = subprocess.run(args, capture_output=True, text=True, timeout=LIMIT_S)
+def limit_address_space():
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+
+
+def expect_refusal(args, expected, out=None, preexec_fn=None):
+    r = subprocess.run(args, capture_output=True, text=True, timeout=LIMIT_S, preexec_fn=preexec_fn)
     if r.returncode != 2 or expected not in r.stderr or r.stdout:
         sys.exit(f"{args}: expected exit 2 naming {expected!r}\nexit {r.returncode}\n{r.stdout}{r.stderr}")
     if out is not None and out.exists():
@@ -99,6 +104,8 @@ def check_refusals(lynxsim, work):
         expect_refusal([lynxsim, "validate", str(path), "--memory-limit", bad], "--memory-limit")
     expect_refusal([lynxsim, "accuracy", "--model", "llama-3.1-8b", "--context", "1048576", "--no-cache",
                     "--memory-limit", "1GiB"], "--context 1048576: the accuracy measurement needs an estimated")
+    expect_refusal([lynxsim, "accuracy", "--model", "llama-3.1-8b", "--context", "1048576", "--no-cache"],
+                   "ulimit -v", preexec_fn=limit_address_space)
     path.unlink()
     network.unlink()
 
