@@ -55,9 +55,11 @@ FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time 
   p.record.hops = static_cast<std::uint32_t>(p.route.size());
   for (const LinkId l : p.route) p.record.path_latency_time += topology_->link(l).spec.latency;
   sim_.bus().publish(FlowStarted{p.record});
+  const bool weak = p.record.spec.weak;
+  strong_flows_ += weak ? 0 : 1;
   pending_.emplace(id, std::move(p));
   if (setup_time > Time::zero()) {
-    sim_.schedule_in(setup_time, [this, id] { join(id); });
+    sim_.schedule_maybe_weak(sim_.now() + setup_time, [this, id] { join(id); }, weak);
   } else {
     join(id);
   }
@@ -83,20 +85,29 @@ void FlowNetwork::join(FlowId id) {
   const auto& sched = scheduler_.spec();
   if (sched.policy == SchedulingPolicy::aging && scheduler_.queue_of(s.priority_class) > 0 &&
       !scheduler_.keeps_class(s.priority_class)) {
-    sim_.schedule_in(sched.max_wait, [this, id] { promote(id); });
+    sim_.schedule_maybe_weak(sim_.now() + sched.max_wait, [this, id] { promote(id); }, s.weak);
   }
   request_resolve();
 }
 
 void FlowNetwork::request_resolve() {
-  if (resolve_pending_) return;
-  resolve_pending_ = true;
-  Time at = sim_.now();
-  if (rate_quantum_ > Time::zero()) {
-    const std::int64_t q = rate_quantum_.ps();
-    at = Time::from_ps((at.ps() + q - 1) / q * q);
+  const bool weak = strong_flows_ == 0;
+  if (resolve_pending_) {
+    if (weak || !resolve_weak_) return;
+    sim_.cancel(resolve_event_);
+  } else {
+    resolve_at_ = next_resolve_at();
   }
-  sim_.schedule_at(at, [this] { resolve(); });
+  resolve_pending_ = true;
+  resolve_weak_ = weak;
+  resolve_event_ = sim_.schedule_maybe_weak(resolve_at_, [this] { resolve(); }, weak);
+}
+
+Time FlowNetwork::next_resolve_at() const {
+  const Time at = sim_.now();
+  if (rate_quantum_ <= Time::zero()) return at;
+  const std::int64_t q = rate_quantum_.ps();
+  return Time::from_ps((at.ps() + q - 1) / q * q);
 }
 
 void FlowNetwork::resolve() {
@@ -155,13 +166,15 @@ void FlowNetwork::publish_link(LinkId link) {
 
 void FlowNetwork::reschedule_completion() {
   const Time next = heap_.empty() ? Time::max() : heap_.top_time();
-  if (next == completion_at_) return;
+  const bool weak = strong_flows_ == 0;
+  if (next == completion_at_ && (next == Time::max() || weak == completion_weak_)) return;
   if (completion_event_.valid()) sim_.cancel(completion_event_);
   completion_event_ = EventId{};
   completion_at_ = next;
   if (next == Time::max()) return;
   ++counters_.completion_reschedules;
-  completion_event_ = sim_.schedule_at(next, [this] { on_completion_event(); });
+  completion_weak_ = weak;
+  completion_event_ = sim_.schedule_maybe_weak(next, [this] { on_completion_event(); }, weak);
 }
 
 void FlowNetwork::on_completion_event() {
@@ -191,7 +204,7 @@ void FlowNetwork::sent(FlowId id) {
   Pending& p = pending_.at(id);
   const Time arrive_at = sim_.now() + p.record.path_latency_time;
   if (p.record.first_byte_at == Time::zero()) p.record.first_byte_at = arrive_at;
-  sim_.schedule_at(arrive_at, [this, id] { arrive(id); });
+  sim_.schedule_maybe_weak(arrive_at, [this, id] { arrive(id); }, p.record.spec.weak);
 }
 
 void FlowNetwork::arrive(FlowId id) {
@@ -199,6 +212,7 @@ void FlowNetwork::arrive(FlowId id) {
   FlowRecord record = std::move(it->second.record);
   FlowDone on_done = std::move(it->second.on_done);
   pending_.erase(it);
+  if (!record.spec.weak && --strong_flows_ == 0) reschedule_completion();
   record.finished_at = sim_.now();
   delivered_ += record.spec.size;
   sim_.bus().publish(FlowFinished{record});

@@ -126,6 +126,7 @@ private:
   void promote(FlowId id);
   std::vector<FlowSolver::Slot>* queue_members(const Pending& p);
   void request_resolve();
+  Time next_resolve_at() const;
   void resolve();
   void apply_rate(FlowSolver::Slot slot, double rate);
   void on_completion_event();
@@ -159,6 +160,11 @@ private:
   CompletionHeap heap_;
   EventId completion_event_;
   Time completion_at_ = Time::max();
+  bool completion_weak_ = false;
+  std::size_t strong_flows_ = 0;  // pending flows that are not weak
+  EventId resolve_event_;
+  Time resolve_at_;
+  bool resolve_weak_ = false;
   Time rate_quantum_ = Time::zero();
   Scheduler scheduler_;
   std::map<std::pair<HostId, int>, std::vector<FlowSolver::Slot>> queue_members_;
