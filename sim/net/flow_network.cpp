@@ -259,13 +259,7 @@ std::string FlowNetwork::link_name(LinkId link) const {
 
 HostId FlowNetwork::place(PoolId pool_id, std::uint32_t instance, std::uint32_t rank,
                           std::uint32_t ranks_per_instance) const {
-  if (pool_id >= topology_->pools.size() || topology_->pools[pool_id].empty()) {
-    throw std::invalid_argument(fmt::format("no hosts in placement pool {}", pool_id));
-  }
-  const auto& pool = topology_->pools[pool_id];
-  if (rank >= ranks_per_instance) throw std::invalid_argument("rank >= ranks_per_instance");
-  const std::uint64_t index = static_cast<std::uint64_t>(instance) * ranks_per_instance + rank;
-  return pool[index % pool.size()];
+  return topology_->place(pool_id, instance, rank, ranks_per_instance);
 }
 
 }  // namespace lynxsim::net

@@ -113,7 +113,7 @@ void start_background(FlowNetwork& network, const BackgroundSpec& spec, std::siz
   network.simulator().schedule_weak_at(spec.start_at, [s] { send_burst(s); });
 }
 
-std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec) {
+Topology build_placed_topology(const NetworkSpec& spec) {
   Topology topology = build_topology(spec.topology);
   if (topology.pools.size() < spec.pool_hosts.size()) topology.pools.resize(spec.pool_hosts.size());
   for (std::size_t p = 0; p < spec.pool_hosts.size(); ++p) {
@@ -121,7 +121,11 @@ std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec
     topology.pools[p].clear();
     for (const auto& n : spec.pool_hosts[p]) topology.pools[p].push_back(topology.host_by_name(n));
   }
-  auto network = std::make_unique<FlowNetwork>(sim, std::move(topology), spec.setup_time);
+  return topology;
+}
+
+std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec) {
+  auto network = std::make_unique<FlowNetwork>(sim, build_placed_topology(spec), spec.setup_time);
   network->set_rate_tolerance(spec.rate_tolerance);
   network->set_rate_quantum(spec.rate_quantum);
   network->set_scheduling(spec.scheduling);

@@ -18,6 +18,8 @@
 
 namespace lynxsim::net {
 
+// The topology of the spec with its placement pools (pool_hosts replace the default pools).
+Topology build_placed_topology(const NetworkSpec& spec);
 std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec);
 std::unique_ptr<Network> make_network(Simulator& sim, const NetworkSpec& spec);
 

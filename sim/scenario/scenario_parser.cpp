@@ -203,6 +203,7 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   if (issues.empty()) check_decode_capacity(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
   if (issues.empty()) check_context_loading(s, issues);
+  if (issues.empty()) check_routes(s, issues);
   issues.throw_if_any(s.source_file);
   return s;
 }
