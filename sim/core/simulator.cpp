@@ -36,8 +36,10 @@ std::uint64_t Simulator::run_until(Time limit) { return run_events(limit, false)
 std::uint64_t Simulator::run_events(Time limit, bool strong_only) {
   stopped_ = false;
   std::uint64_t count = 0;
-  while (!stopped_ && (strong_only ? queue_.strong_size() > 0 : !queue_.empty()) &&
-         queue_.next_time() <= limit) {
+  const auto live = [this, strong_only] {
+    return !queue_.empty() && (!strong_only || holds_ > 0 || queue_.strong_size() > 0);
+  };
+  while (!stopped_ && live() && queue_.next_time() <= limit) {
     auto fired = queue_.pop();
     previous_at_ = executed_ > 0 ? now_ : Time::max();
     now_ = fired.at;

@@ -4,11 +4,13 @@
 // A Simulator owns the clock, the pending-event queue, the named random streams and the observer
 // bus; there is no global state, so two simulators can run side by side in one process. It knows
 // nothing of networks, GPUs or LLMs: models schedule closures and publish events. run() pops events
-// in (time, sequence) order until no strong event is pending, stop() is called, or the time limit
+// in (time, sequence) order until no strong work is pending, stop() is called, or the time limit
 // passes; scheduling in the past is a logic error. Weak events (schedule_weak_at) are those of
 // sources that would go on for ever (a repeating bandwidth trace, a background sender): they fire
 // in order while strong work is pending and never keep a run alive, so a run ends at its last
-// strong event and the clock stays there.
+// strong event and the clock stays there. Strong work is a strong event in the queue or a hold: a
+// model holds the run while it has work that waits on weak events (a flow stalled by a link a
+// bandwidth trace took down, until the trace restores it).
 
 #include <cstdint>
 #include <map>
@@ -47,6 +49,8 @@ public:
   // Runs every event with time <= limit (weak ones included), then sets the clock to limit.
   std::uint64_t run_until(Time limit);
   void stop() { stopped_ = true; }
+  // Holds (+1) or releases (-1) the run: while any hold is taken, weak events run like strong ones.
+  void hold(int delta) { holds_ += delta; }
 
   std::uint64_t events_executed() const { return executed_; }
   // Counts n events that a model folded into the one now running, as if each had run.
@@ -71,6 +75,7 @@ private:
   ObserverBus bus_;
   std::map<std::string, RngStream, std::less<>> streams_;
   std::uint64_t executed_ = 0;
+  std::int64_t holds_ = 0;
   bool stopped_ = false;
 };
 

@@ -11,7 +11,8 @@
 namespace lynxsim::net {
 namespace {
 
-constexpr double kNeverSeconds = 1e6;
+// The latest projected end the clock can hold (time.hpp: from_seconds stays below 9.2e18 ps).
+constexpr double kClockLimitPs = 9.2e18;
 
 std::vector<double> capacities_of(const Topology& t) {
   std::vector<double> c;
@@ -32,6 +33,10 @@ FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time)
       link_used_(topology_->num_links(), 0.0) {
   if (setup_time < Time::zero()) throw std::invalid_argument("network setup time must be >= 0");
   for (const auto& l : topology_->links()) line_rate_.push_back(l.spec.rate);
+}
+
+FlowNetwork::~FlowNetwork() {
+  if (strong_flows_ > 0) sim_.hold(-1);
 }
 
 FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
@@ -56,7 +61,7 @@ FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time 
   for (const LinkId l : p.route) p.record.path_latency_time += topology_->link(l).spec.latency;
   sim_.bus().publish(FlowStarted{p.record});
   const bool weak = p.record.spec.weak;
-  strong_flows_ += weak ? 0 : 1;
+  if (!weak && strong_flows_++ == 0) sim_.hold(+1);
   pending_.emplace(id, std::move(p));
   if (setup_time > Time::zero()) {
     sim_.schedule_maybe_weak(sim_.now() + setup_time, [this, id] { join(id); }, weak);
@@ -148,9 +153,9 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
     s.first_byte = true;
     s.pending->record.first_byte_at = now + s.pending->record.path_latency_time;
   }
-  const double seconds = rate > 0.0 ? s.remaining / rate : kNeverSeconds * 2;
-  if (seconds < kNeverSeconds) {
-    heap_.set(slot, now + Time::from_seconds(seconds), s.id);
+  const double ps = rate > 0.0 ? s.remaining / rate * 1e12 : kClockLimitPs;
+  if (ps < kClockLimitPs - static_cast<double>(now.ps())) {
+    heap_.set(slot, now + Time::from_seconds(ps * 1e-12), s.id);
   } else {
     heap_.erase(slot);
   }
@@ -212,7 +217,10 @@ void FlowNetwork::arrive(FlowId id) {
   FlowRecord record = std::move(it->second.record);
   FlowDone on_done = std::move(it->second.on_done);
   pending_.erase(it);
-  if (!record.spec.weak && --strong_flows_ == 0) reschedule_completion();
+  if (!record.spec.weak && --strong_flows_ == 0) {
+    sim_.hold(-1);
+    reschedule_completion();
+  }
   record.finished_at = sim_.now();
   delivered_ += record.spec.size;
   sim_.bus().publish(FlowFinished{record});

@@ -1,5 +1,6 @@
 #include "sim/net/network_factory.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -85,9 +86,15 @@ std::optional<std::string> bandwidth_trace_problem(const BandwidthTraceSpec& tra
   if (pts.empty()) return "bandwidth trace without points";
   for (std::size_t i = 1; i < pts.size(); ++i) {
     if (pts[i].at <= pts[i - 1].at) return "bandwidth trace times must increase strictly";
+    if (pts[i].at - pts[i - 1].at < kMinTraceStep) return "bandwidth trace steps must be at least 1us apart";
   }
   if (trace.repeat && trace_period(pts) <= Time::zero()) {
     return "a repeating bandwidth trace needs a positive period";
+  }
+  const bool any_rate = std::any_of(pts.begin(), pts.end(), [](const TracePoint& p) { return p.rate.value > 0.0; });
+  if (trace.repeat ? !any_rate : !(pts.back().rate.value > 0.0)) {
+    return "the trace leaves the link without bandwidth for ever (its last rate is 0, or every rate of a "
+           "repeating trace): no flow on it could end";
   }
   return std::nullopt;
 }

@@ -194,7 +194,7 @@ constexpr std::array kScheduling{
           .doc = "traffic classes (queues per port) the network offers; plane p uses class min(p, classes - 1)",
           .default_json = "8", .min = 1, .max = 8},
     Field{.key = "weights",
-          .doc = "non-empty array of positive numbers, at most `classes`: weight of class 0, 1, ... "
+          .doc = "non-empty array of numbers in [1e-06, 1000000], at most `classes`: weight of class 0, 1, ... "
                  "(`weighted`); classes past the array take its last weight",
           .default_doc = "all 1"},
     Field{.key = "max_wait", .type = T::duration,

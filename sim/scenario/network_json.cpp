@@ -127,8 +127,9 @@ std::vector<double> read_weights(ObjectReader& r, int classes, json& res) {
   const std::string p = r.child("weights");
   if (!w->is_array() || w->empty()) r.issues().add(p, "expected a non-empty array");
   for (std::size_t i = 0; w->is_array() && i < w->size(); ++i) {
-    if (!(*w)[i].is_number() || !((*w)[i].get<double>() > 0.0)) {
-      r.issues().add(pointer_child(p, std::to_string(i)), "expected a positive number");
+    if (!(*w)[i].is_number() || !((*w)[i].get<double>() >= kMinWeight && (*w)[i].get<double>() <= kMaxWeight)) {
+      r.issues().add(pointer_child(p, std::to_string(i)),
+                     fmt::format("expected a number in [1e-06, 1000000], got {}", describe_value((*w)[i])));
     } else {
       weights.push_back((*w)[i].get<double>());
     }

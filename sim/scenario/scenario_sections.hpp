@@ -72,6 +72,8 @@ void read_context_loading(const nlohmann::json* value, const std::string& path, 
 void check_context_loading(const Scenario& scenario, IssueList& issues);
 // Every route the run needs exists in an explicit graph (route_section.cpp).
 void check_routes(const Scenario& scenario, IssueList& issues);
+// Every link carries the run's largest flow within kMaxTransferTime (transfer_bound.cpp).
+void check_transfer_time(const Scenario& scenario, IssueList& issues);
 net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
                               SectionContext& ctx, nlohmann::json& resolved);
 

@@ -80,3 +80,17 @@ TEST_CASE("a background sender from a host to itself is refused") {
                              Time::zero(), Time::from_ms(1), 0, "bg"});
   CHECK_THROWS_AS(make_flow_network(sim, spec), std::invalid_argument);
 }
+
+TEST_CASE("a flow stalled by a repeating outage waits for the trace to restore its link") {
+  Simulator sim;
+  NetworkSpec spec = single_link(80, 0, 1.0, Time::zero());
+  spec.traces.push_back({"link", {{Time::zero(), {0.0}}, {Time::from_ms(10), {80e9}}}, true});
+  auto net = make_flow_network(sim, spec);
+  Finished done;
+  // 8 Gb at 80 Gb/s in the second 10 ms of every 20 ms: 0.8 Gb per period, ten periods.
+  net->start_flow(flow(0, 1, 1'000'000'000), done.sink());
+  sim.run();
+  REQUIRE(done.records.size() == 1);
+  CHECK(std::llabs(done.records[0].finished_at.ps() - Time::from_ms(200).ps()) <= 2);
+  CHECK(sim.now() == done.records[0].finished_at);
+}

@@ -67,3 +67,25 @@ TEST_CASE("a background sender running for a day ends with the last request") {
   CHECK(r.simulated_time == last_finish(r));
   CHECK(r.simulated_time < Time::from_seconds(10.0));
 }
+
+TEST_CASE("a transfer longer than eleven days still ends: the clock, not a cut-off, bounds a flow") {
+  ServingConfig c = test::quickstart_config(4096, 4);
+  c.make_network = test::single_link({2e3, Time::from_us(10), 1.0, Time::zero()});
+  const MethodResult r = run(c);
+  // int8 KV of 4096 tokens: 276,824,064 bytes at 250 bytes/s, about 12.8 days.
+  const double transfer = 276'824'064.0 / 250.0;
+  CHECK(r.requests.at(0).decode_ready_at.seconds() > transfer);
+  CHECK(r.requests.at(0).decode_ready_at.seconds() < transfer * 1.001);
+}
+
+TEST_CASE("requests whose flows cannot end within the clock are reported, not an internal error") {
+  ServingConfig c = test::quickstart_config(131072, 4);
+  c.make_network = test::single_link({1e3, Time::from_us(10), 1.0, Time::zero()});
+  try {
+    run(c);
+    FAIL("expected UnservedRequests");
+  } catch (const UnservedRequests& e) {
+    CHECK(e.ids() == std::vector<std::uint64_t>{0});
+    CHECK(std::string(e.what()).find("within the simulator's clock") != std::string::npos);
+  }
+}
