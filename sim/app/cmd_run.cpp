@@ -15,6 +15,7 @@
 #include "sim/report/results_folder.hpp"
 #include "sim/report/results_target.hpp"
 #include "sim/scenario/resource_estimate.hpp"
+#include "sim/scenario/scenario_error.hpp"
 #include "sim/serving/serving_run.hpp"
 
 namespace lynxsim::app {
@@ -113,6 +114,8 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   try {
     results = run_methods(s, qualities, options.trace ? &trace : nullptr, filter, progress);
     progress.finish();
+  } catch (const serving::UnservedRequests& e) {
+    throw scenario::ScenarioError(s.source_file, {{"/network", e.what()}});
   } catch (const std::logic_error& e) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
                                     "the scenario file and the command line", e.what(), s.name));

@@ -17,8 +17,8 @@ std::uint32_t EventQueue::take_slot() {
   return static_cast<std::uint32_t>(slots_.size() - 1);
 }
 
-EventId EventQueue::push(Time at, Action action) {
-  return push_reserved(at, reserve_sequences(1), std::move(action));
+EventId EventQueue::push(Time at, Action action, bool weak) {
+  return push_reserved(at, reserve_sequences(1), std::move(action), weak);
 }
 
 std::uint64_t EventQueue::reserve_sequences(std::uint64_t n) {
@@ -28,10 +28,12 @@ std::uint64_t EventQueue::reserve_sequences(std::uint64_t n) {
   return first;
 }
 
-EventId EventQueue::push_reserved(Time at, std::uint64_t sequence, Action action) {
+EventId EventQueue::push_reserved(Time at, std::uint64_t sequence, Action action, bool weak) {
   if (sequence >= next_sequence_) throw std::logic_error("push_reserved() of an unreserved sequence");
   const std::uint32_t slot = take_slot();
   slots_[slot].action = std::move(action);
+  slots_[slot].weak = weak;
+  strong_ += weak ? 0 : 1;
   heap_.push_back(Entry{at, (sequence << kSlotBits) | slot});
   slots_[slot].heap_pos = static_cast<std::uint32_t>(heap_.size() - 1);
   sift_up(heap_.size() - 1);
@@ -67,6 +69,7 @@ void EventQueue::remove_at(std::size_t pos) {
   Slot& s = slots_[slot];
   s.heap_pos = UINT32_MAX;
   s.action = nullptr;
+  strong_ -= s.weak ? 0 : 1;
   ++s.generation;
   free_slots_.push_back(slot);
   const Entry last = heap_.back();

@@ -15,6 +15,10 @@
 // heap: reserve_sequences(n) sets aside n consecutive sequence numbers, and push_reserved() inserts
 // one of them later. Pushed in time order, each when the previous one fires, they fire exactly as
 // if all had been pushed at reservation time, while the heap stays small.
+//
+// An event is pushed weak or not: weak events (periodic sources such as a bandwidth trace or a
+// background sender) fire like the others, but only strong ones count in strong_size(), which the
+// Simulator uses to tell when a run's own work is over.
 
 #include <cstdint>
 #include <functional>
@@ -40,14 +44,16 @@ public:
     Action action;
   };
 
-  EventId push(Time at, Action action);
+  EventId push(Time at, Action action, bool weak = false);
   // The first of n sequence numbers set aside for push_reserved().
   std::uint64_t reserve_sequences(std::uint64_t n);
-  EventId push_reserved(Time at, std::uint64_t sequence, Action action);
+  EventId push_reserved(Time at, std::uint64_t sequence, Action action, bool weak = false);
   bool cancel(EventId id);
   bool pending(EventId id) const;
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
+  // Pending events that are not weak.
+  std::size_t strong_size() const { return strong_; }
   Time next_time() const;
   Fired pop();
 
@@ -64,6 +70,7 @@ private:
     Action action;
     std::uint32_t heap_pos = UINT32_MAX;
     std::uint32_t generation = 0;
+    bool weak = false;
   };
 
   static constexpr std::size_t kArity = 4;
@@ -85,6 +92,7 @@ private:
   std::vector<Slot> slots_;
   std::vector<std::uint32_t> free_slots_;
   std::uint64_t next_sequence_ = 0;
+  std::size_t strong_ = 0;
 };
 
 }  // namespace lynxsim

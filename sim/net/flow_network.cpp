@@ -11,7 +11,8 @@
 namespace lynxsim::net {
 namespace {
 
-constexpr double kNeverSeconds = 1e6;
+// The latest projected end the clock can hold (time.hpp: from_seconds stays below 9.2e18 ps).
+constexpr double kClockLimitPs = 9.2e18;
 
 std::vector<double> capacities_of(const Topology& t) {
   std::vector<double> c;
@@ -32,6 +33,10 @@ FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time)
       link_used_(topology_->num_links(), 0.0) {
   if (setup_time < Time::zero()) throw std::invalid_argument("network setup time must be >= 0");
   for (const auto& l : topology_->links()) line_rate_.push_back(l.spec.rate);
+}
+
+FlowNetwork::~FlowNetwork() {
+  if (strong_flows_ > 0) sim_.hold(-1);
 }
 
 FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
@@ -55,9 +60,11 @@ FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time 
   p.record.hops = static_cast<std::uint32_t>(p.route.size());
   for (const LinkId l : p.route) p.record.path_latency_time += topology_->link(l).spec.latency;
   sim_.bus().publish(FlowStarted{p.record});
+  const bool weak = p.record.spec.weak;
+  if (!weak && strong_flows_++ == 0) sim_.hold(+1);
   pending_.emplace(id, std::move(p));
   if (setup_time > Time::zero()) {
-    sim_.schedule_in(setup_time, [this, id] { join(id); });
+    sim_.schedule_maybe_weak(sim_.now() + setup_time, [this, id] { join(id); }, weak);
   } else {
     join(id);
   }
@@ -83,20 +90,29 @@ void FlowNetwork::join(FlowId id) {
   const auto& sched = scheduler_.spec();
   if (sched.policy == SchedulingPolicy::aging && scheduler_.queue_of(s.priority_class) > 0 &&
       !scheduler_.keeps_class(s.priority_class)) {
-    sim_.schedule_in(sched.max_wait, [this, id] { promote(id); });
+    sim_.schedule_maybe_weak(sim_.now() + sched.max_wait, [this, id] { promote(id); }, s.weak);
   }
   request_resolve();
 }
 
 void FlowNetwork::request_resolve() {
-  if (resolve_pending_) return;
-  resolve_pending_ = true;
-  Time at = sim_.now();
-  if (rate_quantum_ > Time::zero()) {
-    const std::int64_t q = rate_quantum_.ps();
-    at = Time::from_ps((at.ps() + q - 1) / q * q);
+  const bool weak = strong_flows_ == 0;
+  if (resolve_pending_) {
+    if (weak || !resolve_weak_) return;
+    sim_.cancel(resolve_event_);
+  } else {
+    resolve_at_ = next_resolve_at();
   }
-  sim_.schedule_at(at, [this] { resolve(); });
+  resolve_pending_ = true;
+  resolve_weak_ = weak;
+  resolve_event_ = sim_.schedule_maybe_weak(resolve_at_, [this] { resolve(); }, weak);
+}
+
+Time FlowNetwork::next_resolve_at() const {
+  const Time at = sim_.now();
+  if (rate_quantum_ <= Time::zero()) return at;
+  const std::int64_t q = rate_quantum_.ps();
+  return Time::from_ps((at.ps() + q - 1) / q * q);
 }
 
 void FlowNetwork::resolve() {
@@ -137,9 +153,9 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
     s.first_byte = true;
     s.pending->record.first_byte_at = now + s.pending->record.path_latency_time;
   }
-  const double seconds = rate > 0.0 ? s.remaining / rate : kNeverSeconds * 2;
-  if (seconds < kNeverSeconds) {
-    heap_.set(slot, now + Time::from_seconds(seconds), s.id);
+  const double ps = rate > 0.0 ? s.remaining / rate * 1e12 : kClockLimitPs;
+  if (ps < kClockLimitPs - static_cast<double>(now.ps())) {
+    heap_.set(slot, now + Time::from_seconds(ps * 1e-12), s.id);
   } else {
     heap_.erase(slot);
   }
@@ -155,13 +171,15 @@ void FlowNetwork::publish_link(LinkId link) {
 
 void FlowNetwork::reschedule_completion() {
   const Time next = heap_.empty() ? Time::max() : heap_.top_time();
-  if (next == completion_at_) return;
+  const bool weak = strong_flows_ == 0;
+  if (next == completion_at_ && (next == Time::max() || weak == completion_weak_)) return;
   if (completion_event_.valid()) sim_.cancel(completion_event_);
   completion_event_ = EventId{};
   completion_at_ = next;
   if (next == Time::max()) return;
   ++counters_.completion_reschedules;
-  completion_event_ = sim_.schedule_at(next, [this] { on_completion_event(); });
+  completion_weak_ = weak;
+  completion_event_ = sim_.schedule_maybe_weak(next, [this] { on_completion_event(); }, weak);
 }
 
 void FlowNetwork::on_completion_event() {
@@ -191,7 +209,7 @@ void FlowNetwork::sent(FlowId id) {
   Pending& p = pending_.at(id);
   const Time arrive_at = sim_.now() + p.record.path_latency_time;
   if (p.record.first_byte_at == Time::zero()) p.record.first_byte_at = arrive_at;
-  sim_.schedule_at(arrive_at, [this, id] { arrive(id); });
+  sim_.schedule_maybe_weak(arrive_at, [this, id] { arrive(id); }, p.record.spec.weak);
 }
 
 void FlowNetwork::arrive(FlowId id) {
@@ -199,6 +217,10 @@ void FlowNetwork::arrive(FlowId id) {
   FlowRecord record = std::move(it->second.record);
   FlowDone on_done = std::move(it->second.on_done);
   pending_.erase(it);
+  if (!record.spec.weak && --strong_flows_ == 0) {
+    sim_.hold(-1);
+    reschedule_completion();
+  }
   record.finished_at = sim_.now();
   delivered_ += record.spec.size;
   sim_.bus().publish(FlowFinished{record});
@@ -245,13 +267,7 @@ std::string FlowNetwork::link_name(LinkId link) const {
 
 HostId FlowNetwork::place(PoolId pool_id, std::uint32_t instance, std::uint32_t rank,
                           std::uint32_t ranks_per_instance) const {
-  if (pool_id >= topology_->pools.size() || topology_->pools[pool_id].empty()) {
-    throw std::invalid_argument(fmt::format("no hosts in placement pool {}", pool_id));
-  }
-  const auto& pool = topology_->pools[pool_id];
-  if (rank >= ranks_per_instance) throw std::invalid_argument("rank >= ranks_per_instance");
-  const std::uint64_t index = static_cast<std::uint64_t>(instance) * ranks_per_instance + rank;
-  return pool[index % pool.size()];
+  return topology_->place(pool_id, instance, rank, ranks_per_instance);
 }
 
 }  // namespace lynxsim::net

@@ -7,7 +7,8 @@
 // old rate are subtracted first (clamped at zero), and the projected end of sending is
 // now + remaining / rate, rounded once to the picosecond. Projected ends live in an indexed heap; the
 // simulator holds a single completion event for the earliest one, moved whenever the earliest
-// changes. At that event the flow's remaining bytes are by definition zero; it leaves the solver and
+// changes; a flow without rate, or whose end the clock could not hold (int64 ps), has no projected
+// end until its rate changes. At that event the flow's remaining bytes are by definition zero; it leaves the solver and
 // its last byte arrives a path latency later. Bytes delivered are counted from the flow sizes, so
 // they equal the bytes sent exactly.
 //
@@ -27,6 +28,10 @@
 // re-solves to one per Delta; changes batched into one re-solve share its work where their repairs
 // overlap, which pays off once a quantum gathers tens of changes.
 // The grid depends only on the clock, so runs remain deterministic.
+//
+// Weak flows (background traffic) schedule weak events. While a flow that is not weak is pending,
+// the network holds the simulator (Simulator::hold), so the weak events of a bandwidth trace keep
+// playing even when every such flow waits at rate 0 for the trace to restore its link.
 
 #include <chrono>
 #include <map>
@@ -49,6 +54,9 @@ namespace lynxsim::net {
 class FlowNetwork final : public Network {
 public:
   FlowNetwork(Simulator& sim, Topology topology, Time setup_time);
+  ~FlowNetwork() override;
+  FlowNetwork(const FlowNetwork&) = delete;
+  FlowNetwork& operator=(const FlowNetwork&) = delete;
 
   FlowId start_flow(FlowSpec spec, FlowDone on_done) override;
   FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) override;
@@ -126,6 +134,7 @@ private:
   void promote(FlowId id);
   std::vector<FlowSolver::Slot>* queue_members(const Pending& p);
   void request_resolve();
+  Time next_resolve_at() const;
   void resolve();
   void apply_rate(FlowSolver::Slot slot, double rate);
   void on_completion_event();
@@ -159,6 +168,11 @@ private:
   CompletionHeap heap_;
   EventId completion_event_;
   Time completion_at_ = Time::max();
+  bool completion_weak_ = false;
+  std::size_t strong_flows_ = 0;  // pending flows that are not weak
+  EventId resolve_event_;
+  Time resolve_at_;
+  bool resolve_weak_ = false;
   Time rate_quantum_ = Time::zero();
   Scheduler scheduler_;
   std::map<std::pair<HostId, int>, std::vector<FlowSolver::Slot>> queue_members_;

@@ -18,7 +18,9 @@
 // residual 1, further planes 2, 3, ...); background traffic uses kBackgroundClass. How classes share
 // a link is the network's scheduling policy (scheduling.hpp; default strict priority across
 // classes); inside a class, bandwidth is shared max-min fairly in proportion to the weights.
-// max_rate (0 = unlimited) caps a flow's rate, e.g. a paced background sender.
+// max_rate (0 = unlimited) caps a flow's rate, e.g. a paced background sender. A weak flow
+// (background traffic) shares links like any other but does not keep Simulator::run() going: once
+// only weak flows are left, the network's events are weak too.
 //
 // Hosts are the endpoints of flows (a GPU with its own NIC, or a GPU behind an NVLink switch).
 // Instances are placed on hosts by the topology's placement pools (see place()). Events published
@@ -56,6 +58,8 @@ struct FlowSpec {
   // Opaque ordering key for the scheduling policies (scheduling.hpp): flows with a smaller key go
   // first under "request_order"; -1 = none.
   std::int64_t order_key = -1;
+  // Background traffic: its events are weak (core/simulator.hpp), so it never keeps a run alive.
+  bool weak = false;
 };
 
 struct FlowRecord {

@@ -88,6 +88,10 @@ struct TracePoint {
 // The line rate of both directions of link `link` follows `points` (piecewise constant from each
 // point's time on; before the first point the link keeps its configured rate). With `repeat`, the
 // trace restarts after its last interval: period = last time + (last time - previous time).
+// Steps are at least kMinTraceStep apart, so a run of S simulated seconds plays at most 10^6 S
+// steps of a trace; a rate of 0 (an outage) must be followed by a positive one.
+inline constexpr Time kMinTraceStep = Time::from_ps(1'000'000);
+
 struct BandwidthTraceSpec {
   std::string link;
   std::vector<TracePoint> points;
@@ -127,8 +131,9 @@ struct NetworkSpec {
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.
 Topology build_topology(const TopologySpec& spec);
 
-// Why a bandwidth trace cannot be played (no points, times not strictly increasing, a repeating
-// trace without a positive period), or nullopt; the parser and the player both ask it.
+// Why a bandwidth trace cannot be played (no points, times not strictly increasing or closer than
+// kMinTraceStep, a repeating trace without a positive period, a link left at rate 0 for ever), or
+// nullopt; the parser and the player both ask it.
 std::optional<std::string> bandwidth_trace_problem(const BandwidthTraceSpec& trace);
 
 }  // namespace lynxsim::net

@@ -33,7 +33,9 @@ Scheduler::Scheduler(SchedulingSpec spec) : spec_(std::move(spec)) {
     throw std::invalid_argument("scheduling classes must be in 1..8");
   }
   for (const double w : spec_.weights) {
-    if (!(w > 0.0)) throw std::invalid_argument("scheduling weights must be positive");
+    if (!(w >= kMinWeight && w <= kMaxWeight)) {
+      throw std::invalid_argument("scheduling weights must be in [1e-6, 1e6]");
+    }
   }
   if (spec_.max_wait < Time::zero()) throw std::invalid_argument("max_wait must be >= 0");
 }

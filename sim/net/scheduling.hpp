@@ -46,6 +46,13 @@ namespace lynxsim::net {
 
 enum class SchedulingPolicy { strict, request_order, weighted, fair, aging };
 
+// Bounds of a class weight and of a flow's weight. The solver's fair level is a capacity over summed
+// weights (max_min_fill.cpp): a weight of 1e-300 overflows it to infinity and the flow never ends.
+// Twelve decades keep every level finite and far from double's limits, and hold every real setting:
+// IEEE 802.1Qaz ETS shares bandwidth in whole percents (ratios up to 100).
+inline constexpr double kMinWeight = 1e-6;
+inline constexpr double kMaxWeight = 1e6;
+
 struct SchedulingSpec {
   SchedulingPolicy policy = SchedulingPolicy::request_order;
   int classes = 8;

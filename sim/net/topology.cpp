@@ -73,4 +73,15 @@ std::vector<LinkId> Topology::links_by_name(std::string_view name) const {
   return {it->second, it->second + 1};
 }
 
+HostId Topology::place(std::uint32_t pool_id, std::uint32_t instance, std::uint32_t rank,
+                       std::uint32_t ranks_per_instance) const {
+  if (pool_id >= pools.size() || pools[pool_id].empty()) {
+    throw std::invalid_argument(fmt::format("no hosts in placement pool {}", pool_id));
+  }
+  const auto& pool = pools[pool_id];
+  if (rank >= ranks_per_instance) throw std::invalid_argument("rank >= ranks_per_instance");
+  const std::uint64_t index = static_cast<std::uint64_t>(instance) * ranks_per_instance + rank;
+  return pool[index % pool.size()];
+}
+
 }  // namespace lynxsim::net

@@ -69,6 +69,10 @@ public:
   // Placement pools (Network::place): the default builders make two, the first half of the hosts
   // and the second (both all hosts when there is one).
   std::vector<std::vector<HostId>> pools;
+  // Host of rank `rank` of instance `instance` in pool `pool` (Network::place); throws
+  // std::invalid_argument for a pool that does not exist or is empty.
+  HostId place(std::uint32_t pool, std::uint32_t instance, std::uint32_t rank,
+               std::uint32_t ranks_per_instance) const;
 
 private:
   NodeId add_node(std::string name, bool is_host);

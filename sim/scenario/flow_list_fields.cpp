@@ -4,6 +4,8 @@
 
 #include "sim/scenario/flow_list_fields.hpp"
 
+#include "sim/net/scheduling.hpp"
+
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
 namespace lynxsim::scenario {
@@ -24,7 +26,7 @@ constexpr std::array kFlow{
     Field{.key = "class", .type = T::integer, .doc = "priority class (0 = highest)", .default_json = "0",
           .min = 0, .max = kMaxFlowClass},
     Field{.key = "weight", .type = T::number, .doc = "share of a link against flows of its class",
-          .default_json = "1", .min = 0, .open_min = true},
+          .default_json = "1", .min = net::kMinWeight, .max = net::kMaxWeight},
     Field{.key = "label", .type = T::text, .doc = "printed with the flow's result", .default_json = "\"\""},
 };
 

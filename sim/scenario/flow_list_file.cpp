@@ -7,6 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "sim/net/scheduling.hpp"
 #include "sim/scenario/input_file.hpp"
 #include "sim/core/unit_parse.hpp"
 #include "sim/scenario/json_fields.hpp"
@@ -122,8 +123,8 @@ FlowListEntry read_csv_row(const CsvColumns& c, const std::vector<std::string>& 
   }
   if (const auto w = c.cell(cells, "weight")) {
     f.weight = number_cell(*w, "weight");
-    if (!(f.weight > 0.0) || !std::isfinite(f.weight)) {
-      throw std::invalid_argument("weight must be positive");
+    if (!(f.weight >= net::kMinWeight && f.weight <= net::kMaxWeight)) {
+      throw std::invalid_argument("weight must be in [1e-06, 1000000]");
     }
   }
   if (const auto label = c.cell(cells, "label")) f.label = *label;

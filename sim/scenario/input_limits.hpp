@@ -45,5 +45,8 @@ inline constexpr std::int64_t kDefaultTraceEvents = 2'000'000;
 inline constexpr std::int64_t kMaxTraceEvents = 50'000'000;
 // The last arrival; with kMaxTimeSeconds-long durations the clock keeps > 40 days of headroom.
 inline constexpr Time kMaxArrival = Time::from_seconds(30.0 * 86400.0);
+// The longest a lone flow may take on the slowest link (transfer_bound.cpp): with the last arrival
+// it leaves the clock more than 40 days for queueing.
+inline constexpr Time kMaxTransferTime = kMaxArrival;
 
 }  // namespace lynxsim::scenario

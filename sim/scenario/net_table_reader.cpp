@@ -38,4 +38,11 @@ std::optional<std::vector<std::string>> read_names(ObjectReader& r, const Field&
   return names;
 }
 
+std::optional<std::vector<std::string>> read_host_names(ObjectReader& r, const Field& f,
+                                                        nlohmann::json& resolved) {
+  auto names = read_names(r, f, resolved);
+  if (names && names->empty()) r.issues().add(r.child(f.key), "expected at least one host name");
+  return names;
+}
+
 }  // namespace lynxsim::scenario

@@ -20,5 +20,9 @@ void keep_written(const nlohmann::json& written, nlohmann::json& resolved);
 
 // An array of names (check_name), recorded in resolved[f.key]; nullopt when absent or wrong.
 std::optional<std::vector<std::string>> read_names(ObjectReader& r, const Field& f, nlohmann::json& resolved);
+// read_names for a list of hosts, which may not be empty (a graph without hosts, a placement pool
+// that places nothing).
+std::optional<std::vector<std::string>> read_host_names(ObjectReader& r, const Field& f,
+                                                        nlohmann::json& resolved);
 
 }  // namespace lynxsim::scenario

@@ -21,9 +21,9 @@ constexpr std::array kNetwork{
     Field{.key = "topology", .doc = "`{\"kind\": ...}`, one of the kinds below", .required = true},
     Field{.key = "setup_time", .type = T::duration, .doc = "per-transfer setup cost before a flow's first byte",
           .default_json = "\"0s\"", .min = 0},
-    Field{.key = "prefill_hosts", .doc = "array of host names: the prefill placement pool",
+    Field{.key = "prefill_hosts", .doc = "non-empty array of host names: the prefill placement pool",
           .default_doc = "the first half of the hosts"},
-    Field{.key = "decode_hosts", .doc = "array of host names: the decode placement pool",
+    Field{.key = "decode_hosts", .doc = "non-empty array of host names: the decode placement pool",
           .default_doc = "the second half of the hosts"},
     Field{.key = "traces", .doc = "array of bandwidth traces (below)", .default_doc = "none"},
     Field{.key = "background", .doc = "array of background senders (below)", .default_doc = "none"},
@@ -131,7 +131,7 @@ constexpr std::array kNvlinkIsland{
 
 constexpr std::array kGraph{
     Field{.key = "kind", .type = T::choice, .doc = "an explicit graph", .choices = "graph", .required = true},
-    Field{.key = "hosts", .doc = "array of host names", .required = true},
+    Field{.key = "hosts", .doc = "non-empty array of host names", .required = true},
     Field{.key = "switches", .doc = "array of switch names", .default_doc = "none"},
     Field{.key = "links", .doc = "array of graph links (below)", .required = true},
 };
@@ -141,7 +141,7 @@ constexpr std::array kTrace{
     Field{.key = "points", .doc = "array of `[time, rate]` steps (or give `csv`)", .default_doc = "none"},
     Field{.key = "csv", .type = T::text, .doc = "a `time,rate` CSV file, relative to the network's folder",
           .default_doc = "none"},
-    Field{.key = "repeat", .type = T::boolean, .doc = "start over after the last step",
+    Field{.key = "repeat", .type = T::boolean, .doc = "start over after the last step (plays only while the run has work)",
           .default_json = "false"},
 };
 
@@ -165,7 +165,8 @@ constexpr std::array kLinkFault{
 
 constexpr std::array kBackground{
     Field{.key = "src", .type = T::name, .doc = "sending host", .required = true},
-    Field{.key = "dst", .type = T::name, .doc = "receiving host", .required = true},
+    Field{.key = "dst", .type = T::name, .doc = "receiving host: another host, reachable from `src`",
+          .required = true},
     Field{.key = "rate", .type = T::rate, .doc = "sending rate", .required = true},
     Field{.key = "on_time", .type = T::duration, .doc = "length of an on period (or one flow throughout)",
           .default_doc = "none", .min = 1},
@@ -194,7 +195,7 @@ constexpr std::array kScheduling{
           .doc = "traffic classes (queues per port) the network offers; plane p uses class min(p, classes - 1)",
           .default_json = "8", .min = 1, .max = 8},
     Field{.key = "weights",
-          .doc = "non-empty array of positive numbers, at most `classes`: weight of class 0, 1, ... "
+          .doc = "non-empty array of numbers in [1e-06, 1000000], at most `classes`: weight of class 0, 1, ... "
                  "(`weighted`); classes past the array take its last weight",
           .default_doc = "all 1"},
     Field{.key = "max_wait", .type = T::duration,

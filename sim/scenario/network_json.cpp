@@ -8,6 +8,7 @@
 #include "sim/scenario/input_file.hpp"
 #include "sim/scenario/input_limits.hpp"
 #include "sim/core/unit_parse.hpp"
+#include "sim/net/reachability.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/net_table_reader.hpp"
 #include "sim/scenario/topology_json.hpp"
@@ -127,8 +128,9 @@ std::vector<double> read_weights(ObjectReader& r, int classes, json& res) {
   const std::string p = r.child("weights");
   if (!w->is_array() || w->empty()) r.issues().add(p, "expected a non-empty array");
   for (std::size_t i = 0; w->is_array() && i < w->size(); ++i) {
-    if (!(*w)[i].is_number() || !((*w)[i].get<double>() > 0.0)) {
-      r.issues().add(pointer_child(p, std::to_string(i)), "expected a positive number");
+    if (!(*w)[i].is_number() || !((*w)[i].get<double>() >= kMinWeight && (*w)[i].get<double>() <= kMaxWeight)) {
+      r.issues().add(pointer_child(p, std::to_string(i)),
+                     fmt::format("expected a number in [1e-06, 1000000], got {}", describe_value((*w)[i])));
     } else {
       weights.push_back((*w)[i].get<double>());
     }
@@ -192,6 +194,25 @@ bool names_to_check(const NetworkSpec& s) {
   return pools || !s.background.empty() || !s.traces.empty() || !s.faults.empty();
 }
 
+// A background sender needs two distinct hosts joined by a route (a sender to itself would send
+// flows that take no time, for ever).
+void check_background_routes(IssueList& issues, const Topology& t, const NetworkSpec& s,
+                             const std::string& p) {
+  if (s.background.empty()) return;
+  const Reachability reach(t);
+  for (std::size_t i = 0; i < s.background.size(); ++i) {
+    const BackgroundSpec& b = s.background[i];
+    const std::string path = pointer_child(pointer_child(pointer_child(p, "background"), std::to_string(i)), "dst");
+    const HostId src = t.host_by_name(b.src);
+    const HostId dst = t.host_by_name(b.dst);
+    if (src == dst) {
+      issues.add(path, fmt::format("the sender's own host \"{}\"; a background sender needs two distinct hosts", b.dst));
+    } else if (!reach.reaches(src, dst)) {
+      issues.add(path, fmt::format("no route from host \"{}\" to host \"{}\" in the network's links", b.src, b.dst));
+    }
+  }
+}
+
 void check_names(IssueList& issues, const Topology& t, const NetworkSpec& s, const std::string& p) {
   const auto check_host = [&](const std::string& name, const std::string& path) {
     try {
@@ -235,8 +256,8 @@ void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::
   const FieldSection& F = field_section("network");
   (void)r.string(F["preset"]);
   s.setup_time = r.time(F["setup_time"]).value_or(Time::zero());
-  s.pool_hosts = {read_names(r, F["prefill_hosts"], res).value_or(std::vector<std::string>{}),
-                  read_names(r, F["decode_hosts"], res).value_or(std::vector<std::string>{})};
+  s.pool_hosts = {read_host_names(r, F["prefill_hosts"], res).value_or(std::vector<std::string>{}),
+                  read_host_names(r, F["decode_hosts"], res).value_or(std::vector<std::string>{})};
   s.traces = read_items<BandwidthTraceSpec>(r, F["traces"], res, [&](ObjectReader& ir, json& ires) {
     return read_trace(ir, ires, base_dir);
   });
@@ -267,7 +288,11 @@ NetworkSpec parse_network(const json& j, const std::string& p, const std::string
   }
   read_network_fields(r, s, res, base_dir);
   r.finish();
-  if (issues.empty() && names_to_check(s)) check_names(issues, build_topology(s.topology), s, p);
+  if (issues.empty() && names_to_check(s)) {
+    const Topology topology = build_topology(s.topology);
+    check_names(issues, topology, s, p);
+    if (issues.empty()) check_background_routes(issues, topology, s, p);
+  }
   if (!issues.empty()) throw NetConfigError(issues.items());
   keep_written(j, res);
   if (resolved != nullptr) *resolved = std::move(res);

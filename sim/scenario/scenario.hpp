@@ -51,6 +51,8 @@ struct Scenario {
   std::filesystem::path cache_dir;
   serving::ServingConfig serving;
   net::NetworkSpec network;
+  // The network was written in the single-link shorthand (its rate is /network/bandwidth).
+  bool network_shorthand = false;
   std::vector<quant::MethodSpec> methods;
   AccuracyOptions accuracy;
   nlohmann::json resolved;

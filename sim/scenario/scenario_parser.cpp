@@ -153,6 +153,8 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   s.serving.extra_decode = std::move(decode.extra);
   if (const auto* network = top.get("network", true)) {
     s.network = read_network(*network, top.child("network"), ctx, res["network"]);
+    s.network_shorthand = network->is_object() && network->contains("topology") &&
+                          network->at("topology").is_string();
   }
   if (const auto* workload = top.get("workload", true)) {
     s.serving.requests = read_workload(*workload, top.child("workload"), ctx, s.seed,
@@ -203,6 +205,8 @@ Scenario parse_scenario(const json& document, std::string source_name, const Par
   if (issues.empty()) check_decode_capacity(s, issues);
   if (issues.empty()) check_prefix_cache(s, issues);
   if (issues.empty()) check_context_loading(s, issues);
+  if (issues.empty()) check_routes(s, issues);
+  if (issues.empty()) check_transfer_time(s, issues);
   issues.throw_if_any(s.source_file);
   return s;
 }

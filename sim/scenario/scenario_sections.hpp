@@ -70,6 +70,10 @@ void check_store_host(const Scenario& scenario, const std::string& host, const s
 void read_context_loading(const nlohmann::json* value, const std::string& path, IssueList& issues,
                           serving::ContextLoadingSpec& spec, nlohmann::json& resolved);
 void check_context_loading(const Scenario& scenario, IssueList& issues);
+// Every route the run needs exists in an explicit graph (route_section.cpp).
+void check_routes(const Scenario& scenario, IssueList& issues);
+// Every link carries the run's largest flow within kMaxTransferTime (transfer_bound.cpp).
+void check_transfer_time(const Scenario& scenario, IssueList& issues);
 net::NetworkSpec read_network(const nlohmann::json& value, const std::string& path,
                               SectionContext& ctx, nlohmann::json& resolved);
 

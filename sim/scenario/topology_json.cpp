@@ -95,7 +95,7 @@ CrossDcTopology read_cross_dc(ObjectReader& r, json& res) {
 GraphTopology read_graph(ObjectReader& r, json& res) {
   const FieldSection& F = field_section("topology-graph");
   GraphTopology g;
-  g.hosts = read_names(r, F["hosts"], res).value_or(std::vector<std::string>{});
+  g.hosts = read_host_names(r, F["hosts"], res).value_or(std::vector<std::string>{});
   g.switches = read_names(r, F["switches"], res).value_or(std::vector<std::string>{});
   const json* links = r.get(F["links"].key, true);
   if (links == nullptr) return g;

@@ -44,6 +44,8 @@ public:
   void schedule(std::span<RequestState> requests);
   // Cache, memory and link figures after the run (throughput and goodput are filled by the caller).
   ClusterStats stats(Time end) const;
+  // Flows started and not yet arrived (after a run: flows that could not finish).
+  std::size_t flows_in_flight() const { return network_->active_flows(); }
 
 private:
   void build_instances(const quant::MethodSpec& method, double acceptance, const MethodQuality& quality);

@@ -1,6 +1,7 @@
 #include "sim/serving/serving_run.hpp"
 
 #include <algorithm>
+#include <fmt/format.h>
 #include <vector>
 #include <stdexcept>
 
@@ -66,7 +67,32 @@ void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Tim
   s.goodput_requests_per_s = static_cast<double>(s.requests_meeting_slo) / seconds;
 }
 
+void throw_if_unserved(const std::vector<RequestState>& requests, const ServingCluster& cluster) {
+  std::vector<std::uint64_t> ids;
+  for (const RequestState& r : requests) {
+    if (!r.finished) ids.push_back(r.metrics.id);
+  }
+  if (ids.empty()) return;
+  if (cluster.flows_in_flight() == 0) {
+    throw std::logic_error("a request did not finish: the serving model stalled");
+  }
+  throw UnservedRequests(std::move(ids),
+                         fmt::format("{} flows could not deliver their last byte within the simulator's "
+                                     "clock (int64 picoseconds, about 106 days) at the rates the network "
+                                     "gave them", cluster.flows_in_flight()));
+}
+
+std::string unserved_message(const std::vector<std::uint64_t>& ids, const std::string& cause) {
+  std::string list;
+  for (std::size_t i = 0; i < ids.size() && i < 10; ++i) list += fmt::format("{}{}", i ? ", " : "", ids[i]);
+  if (ids.size() > 10) list += ", ...";
+  return fmt::format("{} requests could not be served (ids {}): {}", ids.size(), list, cause);
+}
+
 }  // namespace
+
+UnservedRequests::UnservedRequests(std::vector<std::uint64_t> ids, std::string cause)
+    : std::runtime_error(unserved_message(ids, cause)), ids_(std::move(ids)) {}
 
 double effective_acceptance(const ServingConfig& config, const quant::MethodSpec& method,
                             const MethodQuality& quality) {
@@ -96,8 +122,8 @@ MethodResult run_once(const ServingConfig& config, const quant::MethodSpec& meth
 
   MethodResult result{method,           used, config.speculation.stream, config.first_token_from, {},
                       sim.events_executed(), sim.now(), cluster.stats(sim.now())};
+  throw_if_unserved(requests, cluster);
   for (RequestState& r : requests) {
-    if (!r.finished) throw std::logic_error("a request did not finish: the serving model stalled");
     r.metrics.meets_slo = meets_slo(config.slo, r.metrics);
   }
   result.requests = std::move(records);

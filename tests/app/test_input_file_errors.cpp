@@ -53,7 +53,7 @@ TEST_CASE("a bad flow list exits 2 naming the file and the JSON path") {
   const std::string file = scratch_file("flows.json", R"({"flows": [{"src": "a", "dst": "b", "size": "1MB", "weight": 0}]})");
   const auto [code, message] = outcome([&] { (void)scenario::load_flow_list(file); });
   CHECK(code == 2);
-  CHECK(message == file + ": /flows/0/weight: expected a number in (0, inf], got 0");
+  CHECK(message == file + ": /flows/0/weight: expected a number in [1e-06, 1000000], got 0");
   const std::string csv = scratch_file("flows.csv", "src,dst,size,start\na,b,1MB\n");
   const auto [code2, message2] = outcome([&] { (void)scenario::load_flow_list(csv); });
   CHECK(code2 == 2);

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -80,4 +81,32 @@ TEST_CASE("distributions have the right moments") {
   CHECK(gsum / n == doctest::Approx(6.0).epsilon(0.02));
   CHECK(esum / n == doctest::Approx(0.25).epsilon(0.02));
   CHECK(RngStream(5).next_u64() == RngStream(5).next_u64());
+}
+
+TEST_CASE("weak events fire while strong work is pending and never keep a run alive") {
+  Simulator sim;
+  std::vector<std::int64_t> fired;
+  std::function<void()> tick = [&] {
+    fired.push_back(sim.now().ps());
+    sim.schedule_weak_at(sim.now() + Time::from_ps(10), tick);
+  };
+  sim.schedule_weak_at(Time::zero(), tick);
+  sim.schedule_at(Time::from_ps(25), [&] { fired.push_back(-1); });
+  CHECK(sim.run() == 4);
+  CHECK(fired == std::vector<std::int64_t>{0, 10, 20, -1});
+  CHECK(sim.now() == Time::from_ps(25));
+  CHECK(sim.events_pending() == 1);
+  CHECK(sim.run() == 0);
+  CHECK(sim.run_until(Time::from_ps(45)) == 2);
+  CHECK(fired.back() == 40);
+}
+
+TEST_CASE("a cancelled strong event no longer keeps the run alive") {
+  Simulator sim;
+  int weak_fired = 0;
+  sim.schedule_weak_at(Time::from_ps(5), [&] { ++weak_fired; });
+  const EventId strong = sim.schedule_at(Time::from_ps(10), [] {});
+  CHECK(sim.cancel(strong));
+  CHECK(sim.run() == 0);
+  CHECK(weak_fired == 0);
 }
