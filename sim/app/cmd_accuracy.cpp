@@ -10,6 +10,7 @@
 #include "sim/serving/kv_bytes.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
+#include "sim/app/input_errors.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/run_acceptance.hpp"
 #include "sim/app/run_progress.hpp"
@@ -70,6 +71,7 @@ void print_run_acceptance(const DataPaths& data, const AccuracyOptions& options,
 }  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  const AllocationScope measuring(fmt::format("measuring the accuracy of {} at --context {}", options.model, options.context));
   if (llm::is_real_model_name(options.model) && !options.kv_file) return real_model_accuracy(data, options);
   accuracy::AccuracyRequest request;
   request.geometry = serving::kv_geometry_of(find_model(data, options.model));

@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <span>
 
+#include "sim/core/printable.hpp"
 #include "sim/app/bench_llm.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/llm/model.hpp"
@@ -32,7 +33,7 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
   }
   const llm::Throughput t = llm::measure_throughput(
       model, std::span<const int>(tokens).first(prompt_tokens), llm::ThroughputConfig{options.decode, options.threads});
-  fmt::print("real-model benchmark: {} ({} threads)\n", path.string(), options.threads);
+  fmt::print("real-model benchmark: {} ({} threads)\n", terminal_text(path.string()), options.threads);
   fmt::print("  load     {:8.2f} s\n", load_s);
   fmt::print("  prefill  {:8.1f} tokens/s  ({} tokens in {:.2f} s)\n", t.prefill_tokens_per_s(), t.prompt_tokens,
              t.prefill_s);
