@@ -277,12 +277,18 @@ def seed_out_of_range(c):
     c.absent(c.scratch / "o")
 
 
+def kv_profile_named(c):
+    c.succeeded(["validate", QUICKSTART, "--set", "accuracy.profile=llama-like"])
+    c.refused(["validate", QUICKSTART, "--set", "accuracy.profile=llama-lik"], "/accuracy/profile",
+              "unknown synthetic-KV profile \"llama-lik\"", "llama-like")
+
+
 CASES = {f.__name__: f for f in (
     kv_file_fifo, kv_file_device, safetensors_header_too_large, safetensors_header_past_file,
     npy_header_too_large, trace_fifo, length_file_fifo, accuracy_kv_file_fifo, gguf_fifo,
     cache_entries_not_regular, out_empty, out_unwritable, out_name_too_long, out_below_a_file,
     gguf_malformed, allocation_failure, logits_out_exists, flows_out, cache_dir_empty,
-    data_dir_empty, description_escaped, messages_escaped, seed_out_of_range)}
+    data_dir_empty, description_escaped, messages_escaped, seed_out_of_range, kv_profile_named)}
 
 
 def main() -> int:
