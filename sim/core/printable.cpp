@@ -36,6 +36,19 @@ void append_escape(std::string& out, const char* format, unsigned value) {
 
 }  // namespace
 
+bool is_valid_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    if (static_cast<unsigned char>(text[at]) < 0x80) {
+      ++at;
+      continue;
+    }
+    const std::size_t length = utf8_length(text, at);
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
 std::string terminal_text(std::string_view text, bool keep_newlines) {
   std::string out;
   out.reserve(text.size());

@@ -27,4 +27,8 @@ inline bool has_control_character(std::string_view text) {
 
 std::string terminal_text(std::string_view text, bool keep_newlines = false);
 
+// Whether text is well-formed UTF-8 (RFC 3629: no overlong forms, surrogates or code points above
+// U+10FFFF), as a JSON string must be.
+bool is_valid_utf8(std::string_view text);
+
 }  // namespace lynxsim

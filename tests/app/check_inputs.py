@@ -264,6 +264,8 @@ def messages_escaped(c):
     raw_control_characters(c, c.refused(["validate", str(c.scratch / "\x1b[2Jmissing.json")], "missing.json"))
     raw_control_characters(c, c.refused(["validate", QUICKSTART, "--set", "model=\x1b]0;x\x07"], "/model"))
     raw_control_characters(c, c.refused(["validate", QUICKSTART, "--set", "colour\x1b[31m=1"], "colour"))
+    raw_control_characters(c, c.refused(["validate", QUICKSTART, "--set", b"description=\x1b\xff\x9a"],
+                                        "--set description=", "not valid UTF-8"))
 
 
 # Class 10: seeds.

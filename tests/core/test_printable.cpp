@@ -4,6 +4,7 @@
 
 #include "sim/core/printable.hpp"
 
+using lynxsim::is_valid_utf8;
 using lynxsim::terminal_text;
 
 TEST_CASE("text from input reaches the terminal with every control character escaped") {
@@ -16,4 +17,12 @@ TEST_CASE("text from input reaches the terminal with every control character esc
   CHECK(terminal_text("nbsp \xc2\xa0") == "nbsp \xc2\xa0");
   CHECK(terminal_text("lone \x9b byte, cut \xe2\x82") == "lone \\x9b byte, cut \\xe2\\x82");
   CHECK(terminal_text("overlong \xc0\xaf") == "overlong \\xc0\\xaf");
+}
+
+TEST_CASE("UTF-8 is checked as JSON strings need it") {
+  CHECK(is_valid_utf8("ascii and caf\xc3\xa9, \xe2\x82\xac, \xf0\x9f\x98\x80"));
+  CHECK_FALSE(is_valid_utf8("lone \x9a"));
+  CHECK_FALSE(is_valid_utf8("cut \xe2\x82"));
+  CHECK_FALSE(is_valid_utf8("overlong \xc0\xaf"));
+  CHECK_FALSE(is_valid_utf8("surrogate \xed\xa0\x80"));
 }
