@@ -7,7 +7,8 @@
 # files include <nlohmann/...>, <CLI/...>, <Eigen/...> or <boost/...> must name that library in its
 # EXTERNAL list, so only the layers that declare JSON (the config layer, report, ...) can parse it.
 # A layer marked NO_FILES (the model layers) may not include <fstream> or call fopen/open: its
-# inputs are typed structs, and files are read by the configuration layer (sim/scenario).
+# inputs are typed structs, and files are read by the configuration layer (sim/scenario) through
+# the checked opener of sim/io.
 
 function(lynxsim_warnings target)
   target_compile_options(${target} PRIVATE

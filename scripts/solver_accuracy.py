@@ -56,7 +56,7 @@ def run(lynxsim, flows, k, tolerance, workdir):
         json.dump({"topology": {"kind": "fat-tree", "k": k,
                                 "link": {"rate": "100Gbps", "latency": "1us"}},
                    "rate_tolerance": tolerance}, f)
-    out = os.path.join(workdir, f"out-{tolerance:g}.csv")
+    out = os.path.join(workdir, f"out-{k}-{tolerance:g}.csv")
     t0 = time.monotonic()
     subprocess.run([lynxsim, "flows", flows, "--network", network, "--out", out],
                    check=True, stdout=subprocess.DEVNULL)

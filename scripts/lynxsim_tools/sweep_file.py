@@ -16,16 +16,24 @@ values, or has any name and lists labelled values {"label": text, "set": {path: 
 change several paths together (the same GPU on both instances, a method list named by its split).
 "fixed" holds overrides applied to every point; a path may not appear both there and in an axis.
 Relative "base" and "out" paths are resolved against the repository root. Unknown keys, empty axes
-and duplicate labels are errors, reported with the file name.
+and duplicate labels are errors, reported with the file name. "name" follows the rule of a
+scenario's name (1-100 characters of letters, digits and `. _ + -`, starting with a letter or
+digit), since it names the default folder results/sweeps/<name>. The sweep file is read like every
+lynxsim input (sim/io/input_file.hpp): a regular file of at most 64 MiB, never a FIFO or device.
 """
 
 import json
+import os
+import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import repo
 
 _KEYS = {"name", "base", "axes", "fixed", "out", "description"}
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._+-]{0,99}")
+_MAX_FILE_BYTES = 64 << 20
 
 
 class SweepError(ValueError):
@@ -113,6 +121,9 @@ def parse_sweep(raw, where: str = "sweep") -> Sweep:
     if unknown:
         raise SweepError(f"{where}: unknown keys {unknown} (allowed: {sorted(_KEYS)})")
     name = _require(where, raw, "name", str)
+    if not _NAME.fullmatch(name):
+        raise SweepError(f"{where}/name: {name!r} is not a sweep name (1-100 characters of letters, "
+                         "digits and . _ + -, starting with a letter or digit)")
     base = _require(where, raw, "base", str)
     axes_raw = _require(where, raw, "axes", dict)
     fixed = raw.get("fixed", {})
@@ -124,11 +135,26 @@ def parse_sweep(raw, where: str = "sweep") -> Sweep:
     return Sweep(name, base, axes, fixed, out, description=raw.get("description", ""))
 
 
+def _read_input(path: Path) -> str:
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise SweepError(f"{path}: cannot read the file: it is not a regular file")
+        if info.st_size > _MAX_FILE_BYTES:
+            raise SweepError(f"{path}: the file has {info.st_size} bytes, more than the "
+                             f"{_MAX_FILE_BYTES} a sweep file may have")
+        with os.fdopen(os.dup(fd), "rb") as stream:
+            return stream.read(_MAX_FILE_BYTES + 1).decode()
+    finally:
+        os.close(fd)
+
+
 def load_sweep(path: str | Path) -> Sweep:
     path = Path(path)
     try:
-        raw = json.loads(path.read_text())
-    except (OSError, json.JSONDecodeError) as error:
+        raw = json.loads(_read_input(path))
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise SweepError(f"{path}: {error}") from error
     sweep = parse_sweep(raw, str(path))
     sweep.source = path

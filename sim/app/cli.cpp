@@ -2,6 +2,7 @@
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <limits>
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
@@ -30,6 +31,26 @@ struct Parsed {
   std::optional<std::filesystem::path> data_dir;
   std::optional<std::filesystem::path> cache_dir;
 };
+
+// A seed is a whole number from 0 to 2^63 - 1 (a scenario's "seed" key holds the same range);
+// checked on the text, before CLI11 converts it, so "-1" is refused rather than wrapped.
+bool is_seed(const std::string& text) {
+  if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos) return false;
+  const std::size_t first = text.find_first_not_of('0');
+  const std::string value = first == std::string::npos ? "0" : text.substr(first);
+  const std::string max = std::to_string(std::numeric_limits<std::int64_t>::max());
+  return value.size() < max.size() || (value.size() == max.size() && value <= max);
+}
+
+CLI::Validator seed_range() {
+  return CLI::Validator(
+      [](const std::string& text) -> std::string {
+        if (is_seed(text)) return {};
+        return fmt::format("\"{}\" is not a seed: a whole number from 0 to {}", text,
+                           std::numeric_limits<std::int64_t>::max());
+      },
+      "SEED");
+}
 
 void add_trace_options(CLI::App& app, std::int64_t& limit, TraceFilterText& filter,
                        CLI::Option* trace) {
@@ -68,7 +89,7 @@ void add_run_options(CLI::App& app, Parsed& p) {
   app.add_flag("--force", p.run.force,
                "replace --out even when it exists and is not a lynxsim results folder");
   app.add_option("--set", p.run.overrides, "override a field: path=value, e.g. network.bandwidth=10Gbps");
-  app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)");
+  app.add_option("--seed", p.run.seed, "random seed (overrides the scenario's)")->check(seed_range());
   app.add_flag("--wide", p.run.wide, "the table with every column (E2E, all baselines and metrics)");
   app.add_flag("--percentiles", p.run.percentiles, "the table with p50, p90 and p99 of the client's TTFT");
   add_trace_options(app, p.run.trace_limit, p.run.trace_filter,
@@ -88,8 +109,9 @@ void add_calibrate(CLI::App& app, CalibrateOptions& o) {
   cal->add_option("--methods", o.methods, "speculative methods")->delimiter(',');
   cal->add_option("--samples", o.samples, "draft windows per method and context")->check(CLI::Range(1, 1024));
   cal->add_option("--stride", o.stride, "tokens between draft windows")->check(CLI::Range(1, 1024));
-  cal->add_option("--seed", o.seed, "random seed");
+  cal->add_option("--seed", o.seed, "random seed")->check(seed_range());
   cal->add_option("--out", o.out, "calibration file (default data/calibration/<smollm2|gemma3>-acceptance.json)");
+  cal->add_flag("--force", o.force, "replace --out when it exists (the default file is always replaced)");
 }
 
 void add_bench(CLI::App& app, BenchOptions& o) {
@@ -120,7 +142,8 @@ void add_flows(CLI::App& app, FlowsOptions& o) {
   flows->add_option("file", o.file, "flow list: .json, or CSV with a header")->required();
   flows->add_option("--network", o.network, "network JSON file or preset name")->required();
   flows->add_option("--out", o.out, "also write the completion times to this CSV file");
-  flows->add_option("--seed", o.seed, "random seed (ECMP hashing, background senders)");
+  flows->add_flag("--force", o.force, "replace --out when it exists");
+  flows->add_option("--seed", o.seed, "random seed (ECMP hashing, background senders)")->check(seed_range());
 }
 
 void add_subcommands(CLI::App& app, Parsed& p) {
@@ -167,7 +190,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   acc->add_option("--context", p.accuracy.context, "context tokens")->required();
   acc->add_option("--methods", p.accuracy.methods, "methods, space- or comma-separated (default: all presets)")->delimiter(',');
   acc->add_option("--kv-file", p.accuracy.kv_file, "KV tensors captured from a real model");
-  acc->add_option("--seed", p.accuracy.seed, "random seed");
+  acc->add_option("--seed", p.accuracy.seed, "random seed")->check(seed_range());
   acc->add_flag("--json", p.accuracy.json, "print JSON");
   acc->add_flag("--no-cache", p.accuracy.no_cache, "ignore and do not write the result cache");
   add_memory_limit(*acc, p.accuracy.memory_limit);
@@ -203,6 +226,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
   logits->add_option("--model", p.llm_logits.model, "GGUF file (default: the fetched SmolLM2)");
   logits->add_option("--prompt", p.llm_logits.prompt, "prompt text")->required();
   logits->add_option("--out", p.llm_logits.out, "output file")->required();
+  logits->add_flag("--force", p.llm_logits.force, "replace --out when it exists");
   logits->add_option("--threads", p.llm_logits.threads, "threads (default 1)")->check(CLI::Range(1, kMaxThreads));
 }
 
@@ -256,10 +280,8 @@ int run_cli(int argc, char** argv) {
   try {
     return dispatch(app, parsed);
   } catch (const std::exception& e) {
-    const int code = exit_code_of(e);
-    fmt::print(stderr, "lynxsim: {}{}\n", code == kInternalErrorExit ? "internal error: " : "",
-               e.what());
-    return code;
+    fmt::print(stderr, "lynxsim: {}\n", error_message(e));
+    return exit_code_of(e);
   }
 }
 

@@ -84,6 +84,7 @@ void check_accuracy_memory(const accuracy::AccuracyRequest& request, const Accur
 }  // namespace
 
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  const AllocationScope measuring(fmt::format("measuring the accuracy of {} at --context {}", options.model, options.context));
   if (llm::is_real_model_name(options.model) && !options.kv_file) return real_model_accuracy(data, options);
   accuracy::AccuracyRequest request;
   request.geometry = serving::kv_geometry_of(find_model(data, options.model));

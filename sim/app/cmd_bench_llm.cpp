@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 #include <span>
 
+#include "sim/core/printable.hpp"
 #include "sim/app/bench_llm.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/llm/model.hpp"
@@ -36,7 +37,7 @@ int cmd_bench_llm(const DataPaths& data, const LlmBenchOptions& options) {
     fmt::print(stderr, "lynxsim: warning: --threads {}: the system started only {} threads (a limit on threads "
                "or memory); measured with {}\n", options.threads, t.threads, t.threads);
   }
-  fmt::print("real-model benchmark: {} ({} threads)\n", path.string(), t.threads);
+  fmt::print("real-model benchmark: {} ({} threads)\n", terminal_text(path.string()), t.threads);
   fmt::print("  load     {:8.2f} s\n", load_s);
   fmt::print("  prefill  {:8.1f} tokens/s  ({} tokens in {:.2f} s)\n", t.prefill_tokens_per_s(), t.prompt_tokens,
              t.prefill_s);

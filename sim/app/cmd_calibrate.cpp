@@ -10,7 +10,9 @@
 #include "sim/app/commands.hpp"
 #include "sim/llm/model.hpp"
 #include "sim/llm/model_path.hpp"
+#include "sim/core/printable.hpp"
 #include "sim/report/atomic_write.hpp"
+#include "sim/report/output_path.hpp"
 #include "sim/quant/method_spec.hpp"
 #include "sim/store/acceptance_calibration_file.hpp"
 #include "sim/store/accuracy_cache.hpp"
@@ -58,6 +60,7 @@ accuracy::AccuracyResult proxy_result(const accuracy::KvGeometry& geometry, cons
 }  // namespace
 
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options) {
+  if (options.out) report::check_output_file(*options.out, "--out", options.force);
   const int threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   const accuracy::RealModelRequest request = real_request(data, options, threads);
   const std::string cache_dir = data.accuracy_cache().string();
@@ -77,7 +80,8 @@ int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options) {
   const auto out = options.out.value_or(data.acceptance_calibration(options.model));
   if (out.has_parent_path()) std::filesystem::create_directories(out.parent_path());
   report::write_file_atomic(out, store::calibration_to_json(file).dump(2) + "\n");
-  fmt::print("{}: {}\nwritten: {}\n", options.model, accuracy::render_calibration_table(file.entries), out.string());
+  fmt::print("{}: {}\nwritten: {}\n", options.model, accuracy::render_calibration_table(file.entries),
+             terminal_text(out.string()));
   return 0;
 }
 

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/printable.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/deployment_ttft.hpp"
@@ -124,7 +125,7 @@ void print_points(const std::vector<CalibrationPoint>& points, const Predictions
     const CalibrationPoint& p = points[i];
     const double ms = predicted.ms[i];
     fmt::print("{:<21} {:<16} {:<9} {:<18} {:>2} {:>9} {:>7} {:>12.4f} {:>12.4f} {:>+6.1f}%  {}\n",
-               p.group, p.model, p.gpu, predicted.engines[i], p.tp, p.tokens, p.context,
+               terminal_text(p.group), terminal_text(p.model), terminal_text(p.gpu), predicted.engines[i], p.tp, p.tokens, p.context,
                p.measured_ms, ms, 100.0 * (ms - p.measured_ms) / p.measured_ms,
                p.holdout ? "hold-out" : "calibration");
   }
@@ -143,7 +144,7 @@ void print_summary(const std::vector<CalibrationSummary>& summary) {
   fmt::print("\n{:<21} {:<12} {:>6} {:>13} {:>12}\n", "group", "set", "points", "median_error",
              "worst_error");
   for (const CalibrationSummary& s : summary) {
-    fmt::print("{:<21} {:<12} {:>6} {:>12.1f}% {:>11.1f}%\n", s.group,
+    fmt::print("{:<21} {:<12} {:>6} {:>12.1f}% {:>11.1f}%\n", terminal_text(s.group),
                s.holdout ? "hold-out" : "calibration", s.points, 100.0 * s.median_error,
                100.0 * s.worst_error);
   }
@@ -160,7 +161,7 @@ int cmd_calibrate_timing(const DataPaths& data, const CalibrateTimingOptions& op
     if (options.fit) fit_all(specs, loaded.points);
     predicted = predict_all(data, specs, loaded);
   } catch (const std::exception& e) {
-    fmt::print(stderr, "lynxsim calibrate-timing: {}\n", e.what());
+    fmt::print(stderr, "lynxsim calibrate-timing: {}\n", terminal_text(e.what(), true));
     return 2;
   }
   print_points(loaded.points, predicted);

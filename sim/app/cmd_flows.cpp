@@ -4,13 +4,15 @@
 
 #include <filesystem>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
 #include "sim/scenario/input_file.hpp"
+#include "sim/core/printable.hpp"
 #include "sim/net/flow_list_run.hpp"
+#include "sim/report/atomic_write.hpp"
+#include "sim/report/output_path.hpp"
 #include "sim/scenario/flow_list_file.hpp"
 #include "sim/scenario/topology_json.hpp"
 
@@ -63,7 +65,8 @@ void print_table(const std::vector<net::FlowListResult>& results, const net::Top
   for (std::size_t i = 0; i < results.size(); ++i) {
     const net::FlowRecord& r = results[i].record;
     fmt::print("{:>6} {:<12} {:<18} {:<18} {:>14} {:>5} {:>16.12f} {:>16.12f} {:>16.12f}\n", i,
-               r.spec.label, names.host_name(r.spec.src), names.host_name(r.spec.dst),
+               terminal_text(r.spec.label), terminal_text(names.host_name(r.spec.src)),
+               terminal_text(names.host_name(r.spec.dst)),
                r.spec.size.value, r.spec.priority_class, r.started_at.seconds(),
                r.finished_at.seconds(), (r.finished_at - r.started_at).seconds());
   }
@@ -72,17 +75,14 @@ void print_table(const std::vector<net::FlowListResult>& results, const net::Top
 }  // namespace
 
 int cmd_flows(const DataPaths& data, const FlowsOptions& options) {
+  if (options.out) report::check_output_file(*options.out, "--out", options.force);
   const auto flows = scenario::load_flow_list(options.file.string());
   const fs::path file = network_file(data, options.network);
   const net::NetworkSpec spec = load_network(file);
   const auto results = net::run_flow_list(spec, flows, options.seed, options.file.string());
   const net::Topology names = net::build_topology(spec.topology);
   print_table(results, names);
-  if (options.out) {
-    std::ofstream out(*options.out, std::ios::binary | std::ios::trunc);
-    out << csv_of(results, names);
-    if (!out.flush()) throw InputError(fmt::format("cannot write {}", options.out->string()));
-  }
+  if (options.out) report::write_file_atomic(*options.out, csv_of(results, names));
   return 0;
 }
 

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "sim/core/printable.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/method_quality.hpp"
 #include "sim/app/scenario_check.hpp"
@@ -81,8 +82,8 @@ int cmd_replay(const DataPaths& data, const ReplayOptions& options) {
   const serving::ServingConfig config = runnable_serving(s);
   report::ReplayComparison c;
   c.title = fmt::format("replay of {} ({}, {} requests, {} failed not replayed; {}) on {}",
-                        options.result.string(), run.tool, run.requests.size(), run.failed,
-                        client_text(run, recorded_times), options.scenario.string());
+                        terminal_text(options.result.string()), run.tool, run.requests.size(), run.failed,
+                        client_text(run, recorded_times), terminal_text(options.scenario.string()));
   c.measured = measured_sample(run);
   for (std::size_t i = 0; i < s.methods.size(); ++i) {
     c.simulated.emplace_back(s.methods[i].name,

@@ -9,8 +9,10 @@
 #include "sim/app/scenario_check.hpp"
 #include "sim/app/scenario_serving.hpp"
 #include "sim/app/trace_observer.hpp"
+#include "sim/core/printable.hpp"
 #include "sim/net/network_factory.hpp"
 #include "sim/report/method_summary.hpp"
+#include "sim/report/output_path.hpp"
 #include "sim/report/result_table.hpp"
 #include "sim/report/results_folder.hpp"
 #include "sim/report/results_target.hpp"
@@ -101,11 +103,15 @@ std::string trace_size_note(const scenario::Scenario& s, const TraceFilter& filt
 
 int cmd_run(const DataPaths& data, const RunOptions& options) {
   const TraceFilter filter = parse_trace_filter(options.trace_filter);
+  const AllocationScope loading(fmt::format("loading scenario {}", options.scenario.string()));
   const scenario::Scenario s = load_checked_scenario(
       data, scenario_request(options.scenario, options.overrides, options.seed, options.trace,
                              options.trace_limit, filter, options.memory_limit));
   const std::filesystem::path out = options.out.value_or(std::filesystem::path("results") / "runs" / s.name);
+  report::check_output_path(out, "--out");
   report::check_results_target(out, options.force);
+  const AllocationScope running(fmt::format("running scenario {} ({} requests, {} methods)", options.scenario.string(),
+                                            s.serving.requests.size(), s.methods.size()));
   const std::vector<serving::MethodQuality> qualities = measure_method_qualities(data, s);
   report::TraceWriter trace(static_cast<std::size_t>(options.trace_limit));
   std::vector<serving::MethodResult> results;
@@ -116,6 +122,8 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
     progress.finish();
   } catch (const serving::UnservedRequests& e) {
     throw scenario::ScenarioError(s.source_file, {{"/network", e.what()}});
+  } catch (const std::length_error&) {
+    throw;
   } catch (const std::logic_error& e) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
                                     "the scenario file and the command line", e.what(), s.name));
@@ -136,23 +144,24 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
     if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
     const std::string engine = s.serving.engine ? s.serving.engine->name : "none";
     const std::string heading =
-        fmt::format("{}: {} (serving engine: {})", s.name, s.description, engine);
+        fmt::format("{}: {} (serving engine: {})", s.name, terminal_text(s.description), engine);
     fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth),
                report::format_result_table(report::summarize_methods(results), table));
   }
   warn_if_truncated(trace);
-  fmt::print("results: {}\n", out.string());
+  fmt::print("results: {}\n", terminal_text(out.string()));
   return 0;
 }
 
 int cmd_validate(const DataPaths& data, const ValidateOptions& options) {
   const TraceFilter filter = parse_trace_filter(options.trace_filter);
+  const AllocationScope loading(fmt::format("loading scenario {}", options.file.string()));
   const ScenarioRequest request = scenario_request(options.file, options.overrides, std::nullopt, options.trace,
                                                    options.trace_limit, filter, options.memory_limit);
   const scenario::Scenario s = load_checked_scenario(data, request);
   const scenario::ResourceEstimate e = scenario::estimate_resources(s);
   fmt::print("{}: ok ({} methods, {} requests; {} hosts, {} links, {} + {} GPUs, at most {} "
-             "flows{}; estimated memory {} of {})\n", options.file.string(), s.methods.size(),
+             "flows{}; estimated memory {} of {})\n", terminal_text(options.file.string()), s.methods.size(),
              s.serving.requests.size(), e.network.hosts, e.network.links, e.prefill_ranks, e.decode_ranks,
              e.flows_at_most, options.trace ? trace_size_note(s, filter) : std::string(),
              format_memory(run_memory_estimate(s, request)), format_memory(memory_limit_bytes(options.memory_limit)));

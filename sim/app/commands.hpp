@@ -81,12 +81,14 @@ struct CalibrateOptions {
   int stride = 16;
   std::uint64_t seed = 1;
   std::optional<std::filesystem::path> out;
+  bool force = false;  // replace an existing --out
 };
 
 struct LlmLogitsOptions {
   std::optional<std::filesystem::path> model;
   std::string prompt;
   std::filesystem::path out;
+  bool force = false;  // replace an existing --out
   int threads = 1;
 };
 
@@ -116,6 +118,7 @@ struct FlowsOptions {
   std::filesystem::path file;
   std::string network;  // a network JSON file or a preset name of configs/topologies/
   std::optional<std::filesystem::path> out;
+  bool force = false;  // replace an existing --out
   std::uint64_t seed = 1;
 };
 

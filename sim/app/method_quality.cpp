@@ -15,6 +15,7 @@
 #include "sim/store/accuracy_cache.hpp"
 #include "sim/store/cachegen_sizes_cache.hpp"
 #include "sim/store/kv_file.hpp"
+#include "sim/store/kv_profile_json.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -66,6 +67,11 @@ serving::MethodQuality quality_of(const accuracy::AccuracyResult& result,
 
 std::string accuracy_cache_dir(const scenario::Scenario& s) { return (s.cache_dir / "accuracy").string(); }
 
+accuracy::KvProfile kv_profile_of(const scenario::Scenario& s) {
+  if (!s.accuracy.profile) return accuracy::default_kv_profile();
+  return store::load_kv_profile(s.accuracy.profile->string());
+}
+
 int hardware_threads() { return static_cast<int>(std::max(1u, std::thread::hardware_concurrency())); }
 
 void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
@@ -74,6 +80,7 @@ void add_cachegen_sizes(const scenario::Scenario& s, const quant::MethodSpec& m,
   r.geometry = serving::kv_geometry_of(s.serving.model);
   r.chunk_tokens = m.cachegen.chunk_tokens;
   r.seed = s.accuracy.seed;
+  r.profile = kv_profile_of(s);
   if (s.accuracy.kv_file) r.kv_file = store::KvFile::open_shared(s.accuracy.kv_file->string());
   r.threads = hardware_threads();
   q.cachegen_level_ratios = store::run_cachegen_sizes(r, accuracy_cache_dir(s)).ratios();
@@ -98,6 +105,7 @@ accuracy::AccuracyRequest precision_request(const scenario::Scenario& s) {
   request.geometry = serving::kv_geometry_of(s.serving.model);
   request.context = representative_context(s.serving);
   request.seed = s.accuracy.seed;
+  request.profile = kv_profile_of(s);
   request.methods = s.methods;
   if (s.accuracy.kv_file) request.kv_file = store::KvFile::open_shared(s.accuracy.kv_file->string());
   request.threads = hardware_threads();

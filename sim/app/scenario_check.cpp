@@ -17,6 +17,7 @@
 #include "sim/scenario/memory_estimate.hpp"
 #include "sim/scenario/resource_estimate.hpp"
 #include "sim/store/kv_file.hpp"
+#include "sim/store/kv_profile_json.hpp"
 
 namespace lynxsim::app {
 namespace {
@@ -34,13 +35,36 @@ void check_accuracy_methods(const scenario::Scenario& s, IssueList& issues) {
   }
 }
 
+bool has_cachegen(const scenario::Scenario& s) {
+  return std::any_of(s.methods.begin(), s.methods.end(),
+                     [](const auto& m) { return m.family == quant::MethodFamily::cachegen; });
+}
+
+// The measurements a run makes (precision when accuracy is enabled, CacheGen's sizes) generate
+// and code KV of the model's geometry: quant::KvGeometry::validate states what they need (head_dim
+// even for RoPE's pairs, num_heads a multiple of num_kv_heads, ...), and the named profile must
+// read (sim/store/kv_profile_json.hpp).
+void check_measured_kv(const scenario::Scenario& s, IssueList& issues) {
+  if (!s.accuracy.enabled && !has_cachegen(s)) return;
+  try {
+    serving::kv_geometry_of(s.serving.model).validate();
+  } catch (const std::invalid_argument& e) {
+    issues.add("/model", fmt::format("{} (the accuracy and CacheGen size measurements need it; "
+                                     "\"accuracy\": {{\"enabled\": false}} skips the first)", e.what()));
+  }
+  if (!s.accuracy.profile) return;
+  try {
+    (void)store::load_kv_profile(s.accuracy.profile->string());
+  } catch (const std::exception& e) {
+    issues.add("/accuracy/profile", e.what());
+  }
+}
+
 // The kv_file must serve what the run reads from it: the precision measurement (accuracy enabled:
 // the model's geometry, enough tokens) and CacheGen's size measurement (a readable KV file).
 void check_kv_file(const scenario::Scenario& s, IssueList& issues) {
   if (!s.accuracy.kv_file) return;
-  const bool cachegen = std::any_of(s.methods.begin(), s.methods.end(), [](const auto& m) {
-    return m.family == quant::MethodFamily::cachegen;
-  });
+  const bool cachegen = has_cachegen(s);
   try {
     if (s.accuracy.enabled) {
       const accuracy::AccuracyRequest request = precision_request(s);
@@ -121,6 +145,7 @@ scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRe
   scenario::Scenario s = scenario::load_scenario(request.file, overrides, data);
   IssueList issues;
   check_accuracy_methods(s, issues);
+  check_measured_kv(s, issues);
   if (issues.empty()) check_kv_file(s, issues);
   if (request.trace_limit) {
     std::vector<std::string> names;

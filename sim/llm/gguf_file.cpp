@@ -1,26 +1,21 @@
 #include "sim/llm/gguf_file.hpp"
 
-#include <fstream>
+#include <utility>
 
+#include "sim/io/input_file.hpp"
 #include "sim/llm/dequantize.hpp"
 #include "sim/llm/gguf_parser.hpp"
 
 namespace lynxsim::llm {
 
 GgufFile GgufFile::read(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) {
-    throw GgufError("cannot open GGUF file " + path.string());
-  }
-  const std::streamoff size = in.tellg();
-  if (size < 0) {
-    throw GgufError("cannot determine the size of GGUF file " + path.string());
-  }
-  std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
-  in.seekg(0);
-  in.read(reinterpret_cast<char*>(bytes.data()), size);
-  if (!in) {
-    throw GgufError("cannot read GGUF file " + path.string());
+  std::vector<std::uint8_t> bytes;
+  try {
+    const io::InputFile in(path, io::kMaxModelFileBytes);
+    bytes.resize(static_cast<std::size_t>(in.size()));
+    in.read_at(0, bytes.data(), bytes.size());
+  } catch (const io::InputFileError& error) {
+    throw GgufError(std::string("GGUF file ") + error.what());
   }
   try {
     return parse(std::move(bytes));

@@ -11,6 +11,10 @@ constexpr std::uint64_t max_dims = 4;
 constexpr std::uint64_t min_kv_bytes = 8 + 4 + 1;
 constexpr std::uint64_t min_tensor_bytes = 8 + 4 + 8 + 4 + 8;
 constexpr std::uint64_t max_elements = std::uint64_t{1} << 48;
+// Elements of one metadata array, bounded before they are allocated (each takes a GgufValue, far
+// more than its bytes in the file): 64 times the largest tokenizer vocabulary lynxsim reads
+// (Gemma 3, 262,144 tokens: tokenizer.ggml.tokens in its GGUF).
+constexpr std::uint64_t max_array_elements = std::uint64_t{1} << 24;
 
 std::uint64_t scalar_bytes(GgufValueType type) {
   switch (type) {
@@ -102,6 +106,10 @@ GgufValue GgufParser::array(int depth) {
   const std::uint64_t count = u64();
   if (count > (file_.bytes_.size() - pos_) / scalar_bytes(out.element_type)) {
     fail("metadata array of " + std::to_string(count) + " elements exceeds the file");
+  }
+  if (count > max_array_elements) {
+    fail("metadata array of " + std::to_string(count) + " elements, more than the " +
+         std::to_string(max_array_elements) + " a GGUF file may hold");
   }
   out.items.reserve(static_cast<std::size_t>(count));
   for (std::uint64_t k = 0; k < count; ++k) {

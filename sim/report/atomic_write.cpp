@@ -28,7 +28,7 @@ fs::path sibling(const fs::path& path, std::string_view tag) {
 }
 
 [[noreturn]] void fail(std::string_view what, const fs::path& path, int error) {
-  throw ReportWriteError(fmt::format("cannot {} {}: {}", what, path.string(), std::strerror(error)));
+  throw ReportWriteError(fmt::format("cannot {} {}: {}", what, path.string(), std::strerror(error)), error);
 }
 
 void remove_quietly(const fs::path& path) {
@@ -79,8 +79,9 @@ void write_plain(const fs::path& file, std::string_view content) {
 
 void rename_or_throw(const fs::path& from, const fs::path& to) {
   if (::rename(from.c_str(), to.c_str()) != 0) {
+    const int error = errno;
     throw ReportWriteError(fmt::format("cannot rename {} to {}: {}", from.string(), to.string(),
-                                       std::strerror(errno)));
+                                       std::strerror(error)), error);
   }
 }
 
@@ -102,6 +103,14 @@ private:
 };
 
 }  // namespace
+
+bool ReportWriteError::caused_by_path() const {
+  switch (error_) {
+    case EACCES: case EPERM: case ENOENT: case ENOTDIR: case EISDIR: case ENAMETOOLONG:
+    case EROFS: case ELOOP: case EEXIST: case EINVAL: case EXDEV: case ENOTEMPTY: return true;
+    default: return false;
+  }
+}
 
 void write_file_atomic(const fs::path& file, std::string_view content) {
   const fs::path temp = sibling(file, "tmp");
@@ -130,7 +139,7 @@ void StagedFolder::create_staging() {
   const fs::path parent = staging_.parent_path();
   std::error_code ec;
   if (!parent.empty()) fs::create_directories(parent, ec);
-  if (ec) throw ReportWriteError(fmt::format("cannot create {}: {}", parent.string(), ec.message()));
+  if (ec) throw ReportWriteError(fmt::format("cannot create {}: {}", parent.string(), ec.message()), ec.value());
   guard_ = std::make_unique<StagingSignalGuard>(staging_);
   if (::mkdir(staging_.c_str(), 0755) != 0) {
     if (errno != EEXIST || !holds_results_manifest(staging_)) fail("create results folder", staging_, errno);

@@ -30,7 +30,15 @@ namespace lynxsim::report {
 
 class ReportWriteError : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit ReportWriteError(const std::string& what, int error = 0) : std::runtime_error(what), error_(error) {}
+  // The errno of the failed call (0 when none).
+  int error_number() const { return error_; }
+  // The path cannot be written as named (ENOENT, EACCES, ENAMETOOLONG, EROFS, ...): the user's
+  // input, unlike a full disk or an I/O error.
+  bool caused_by_path() const;
+
+private:
+  int error_;
 };
 
 class StagingSignalGuard;

@@ -1,12 +1,12 @@
 #include "sim/report/results_target.hpp"
 
 #include "sim/core/build_info.hpp"
+#include "sim/io/input_file.hpp"
 
 #include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <fmt/format.h>
-#include <fstream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string_view>
@@ -86,9 +86,13 @@ bool holds_results_manifest(const fs::path& folder) {
   const fs::path file = folder / kResultsManifest;
   std::error_code ec;
   if (fs::symlink_status(file, ec).type() != fs::file_type::regular) return false;
-  if (fs::file_size(file, ec) > kManifestMaxBytes || ec) return false;
-  std::ifstream in(file, std::ios::binary);
-  const auto manifest = nlohmann::json::parse(in, nullptr, false);
+  std::string text;
+  try {
+    text = io::read_input_file(file, kManifestMaxBytes);
+  } catch (const io::InputFileError&) {
+    return false;
+  }
+  const auto manifest = nlohmann::json::parse(text, nullptr, false);
   return manifest.is_object() && manifest.value("tool", "") == "lynxsim";
 }
 

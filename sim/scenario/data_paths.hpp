@@ -21,6 +21,8 @@ struct DataPaths {
   std::filesystem::path gpus() const { return root / "configs" / "gpus"; }
   std::filesystem::path engines() const { return root / "configs" / "engines"; }
   std::filesystem::path topologies() const { return root / "configs" / "topologies"; }
+  // Synthetic-KV profiles (accuracy.profile names one: <name>.json).
+  std::filesystem::path kv_profiles() const { return root / "configs" / "kv_profiles"; }
   // The long natural text of the real-model measurements and benchmarks.
   std::filesystem::path essay_text() const { return root / "data" / "texts" / "kv_essay.txt"; }
   // The committed acceptance calibration measured on real model `model` (smollm2-135m:

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 #include <optional>
 
+#include "sim/core/printable.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/strict_json.hpp"
 
@@ -67,6 +68,10 @@ std::vector<AppliedOverride> apply_overrides(json& document,
     const auto eq = text.find('=');
     if (eq == std::string::npos || eq == 0) {
       issues.add(where, "expected path=value, e.g. network.bandwidth=10Gbps");
+      continue;
+    }
+    if (!is_valid_utf8(text)) {
+      issues.add(where, "is not valid UTF-8 (a scenario's text is UTF-8)");
       continue;
     }
     json* node = &document;

@@ -23,8 +23,8 @@ struct AppliedOverride {
   std::string pointer;  // "/network/bandwidth"
 };
 
-// Applies each override in order; problems (no '=', empty path, bad index, descending into a
-// scalar) are recorded at the path "--set <text>".
+// Applies each override in order; problems (no '=', text that is not UTF-8, empty path, bad index,
+// descending into a scalar) are recorded at the path "--set <text>".
 std::vector<AppliedOverride> apply_overrides(nlohmann::json& document,
                                              const std::vector<std::string>& overrides,
                                              IssueList& issues);

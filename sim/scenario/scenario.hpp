@@ -37,7 +37,9 @@ inline constexpr int kScenarioSchemaVersion = 1;
 struct AccuracyOptions {
   bool enabled = true;
   std::optional<std::filesystem::path> kv_file;  // resolved against the scenario's folder
-  std::optional<std::string> profile;
+  // The synthetic-KV profile file (configs/kv_profiles/<accuracy.profile>.json); none: the
+  // built-in llama-like profile (accuracy::default_kv_profile).
+  std::optional<std::filesystem::path> profile;
   std::uint64_t seed = 1;                        // defaults to the scenario seed
 };
 

@@ -50,7 +50,7 @@ constexpr std::array kScenario{
     Field{.key = "cache_dir", .type = T::text,
           .doc = "the cache folder of accuracy results and downloaded models, relative to the "
                  "scenario's folder; `--cache-dir` overrides it (the resolved scenario names the "
-                 "folder used)",
+                 "folder used); not empty",
           .default_doc = "`~/.cache/lynxsim`"},
 };
 
@@ -199,8 +199,10 @@ constexpr std::array kAccuracy{
     Field{.key = "kv_file", .type = T::text,
           .doc = "captured KV to measure on, relative to the scenario's folder",
           .default_doc = "synthetic KV"},
-    Field{.key = "profile", .type = T::text, .doc = "a synthetic-KV profile name",
-          .default_doc = "the model's"},
+    Field{.key = "profile", .type = T::text,
+          .doc = "the synthetic-KV profile of the measurement: a file name of `configs/kv_profiles/` "
+                 "without `.json` (`llama-like`)",
+          .default_doc = "the built-in `llama-like`"},
     Field{.key = "seed", .type = T::integer, .doc = "seeds the synthetic KV",
           .default_doc = "the scenario seed", .min = 0},
 };

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "sim/scenario/input_limits.hpp"
 #include "sim/scenario/json_fields.hpp"
@@ -31,6 +32,21 @@ const json& section(ObjectReader& top, std::string_view key, bool required) {
   return v != nullptr ? *v : empty_object;
 }
 
+// A profile is a file of configs/kv_profiles/ named by its stem; its fields are checked where it
+// is read (sim/store/kv_profile_json.hpp).
+void check_kv_profile(const std::string& name, const DataPaths& data, const std::string& path, IssueList& issues) {
+  std::error_code ec;
+  const bool plain = !name.empty() && name.find('/') == std::string::npos && name.front() != '.';
+  if (plain && fs::is_regular_file(data.kv_profiles() / (name + ".json"), ec)) return;
+  std::vector<std::string> known;
+  for (fs::directory_iterator it(data.kv_profiles(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".json") known.push_back(it->path().stem().string());
+  }
+  std::sort(known.begin(), known.end());
+  issues.add(path, fmt::format("unknown synthetic-KV profile \"{}\" (profiles of {}: {})", name,
+                               data.kv_profiles().string(), fmt::join(known, ", ")));
+}
+
 AccuracyOptions read_accuracy(const json& value, const std::string& path, SectionContext& ctx,
                               std::uint64_t seed, json& resolved) {
   const FieldSection& F = field_section("accuracy");
@@ -48,7 +64,10 @@ AccuracyOptions read_accuracy(const json& value, const std::string& path, Sectio
       ctx.issues.add(r.child("kv_file"), fmt::format("no such file or folder: {}", a.kv_file->string()));
     }
   }
-  a.profile = r.string(F["profile"]);
+  if (const auto profile = r.string(F["profile"])) {
+    check_kv_profile(*profile, ctx.options.data, r.child("profile"), ctx.issues);
+    a.profile = ctx.options.data.kv_profiles() / (*profile + ".json");
+  }
   r.finish();
   return a;
 }
@@ -128,6 +147,9 @@ void read_header(ObjectReader& top, Scenario& s) {
 
 void read_cache_dir(ObjectReader& top, Scenario& s, const ParseOptions& options, json& resolved) {
   const auto given = top.string(field_section("scenario")["cache_dir"]);
+  if (given && given->empty()) {
+    top.issues().add(top.child("cache_dir"), "must not be empty (it would name the scenario's own folder)");
+  }
   if (options.data.cache) s.cache_dir = *options.data.cache;
   else if (given) s.cache_dir = options.base_dir / *given;
   else s.cache_dir = options.data.cache_dir();

@@ -76,6 +76,45 @@ std::vector<RequestSpec> read_copies(ObjectReader& r, nlohmann::json& resolved) 
   return requests;
 }
 
+// The requests of the one form the workload gives; `source` becomes the JSON path of that form.
+std::vector<RequestSpec> read_workload_form(ObjectReader& r, const nlohmann::json& value, SectionContext& ctx,
+                                            std::uint64_t seed, nlohmann::json& resolved, std::string& source,
+                                            std::optional<serving::ClientSpec>& client) {
+  const char* forms[] = {"requests", "copies", "trace", "synthetic", "closed_loop"};
+  const auto given = std::count_if(std::begin(forms), std::end(forms),
+                                   [&](const char* k) { return value.contains(k); });
+  const auto& base_dir = ctx.options.base_dir;
+  if (given != 1) {
+    ctx.issues.add(r.path(), "expected exactly one of \"requests\" (a list), \"copies\" (N copies), "
+                             "\"trace\", \"synthetic\" and \"closed_loop\"");
+    for (const char* k : forms) r.get(k);
+    return {};
+  }
+  if (const auto* list = r.get("requests")) {
+    nlohmann::json list_resolved;
+    auto requests = read_list(*list, r.child("requests"), ctx.issues, list_resolved);
+    resolved = {{"requests", list_resolved}};
+    return requests;
+  }
+  if (const auto* trace = r.get("trace")) {
+    source = r.child("trace");
+    ObjectReader t(*trace, source, ctx.issues);
+    return t.valid() ? read_trace_workload(t, base_dir, resolved["trace"]) : std::vector<RequestSpec>{};
+  }
+  if (const auto* synthetic = r.get("synthetic")) {
+    source = r.child("synthetic");
+    ObjectReader t(*synthetic, source, ctx.issues);
+    return t.valid() ? read_synthetic_workload(t, seed, base_dir, resolved["synthetic"]) : std::vector<RequestSpec>{};
+  }
+  if (const auto* closed = r.get("closed_loop")) {
+    source = r.child("closed_loop");
+    ObjectReader t(*closed, source, ctx.issues);
+    return t.valid() ? read_closed_loop_workload(t, seed, base_dir, resolved["closed_loop"], client)
+                     : std::vector<RequestSpec>{};
+  }
+  return read_copies(r, resolved);
+}
+
 }  // namespace
 
 std::vector<RequestSpec> read_workload(const nlohmann::json& value, const std::string& path,
@@ -84,32 +123,12 @@ std::vector<RequestSpec> read_workload(const nlohmann::json& value, const std::s
                                        std::optional<serving::ClientSpec>& client) {
   ObjectReader r(value, path, ctx.issues);
   if (!r.valid()) return {};
-  const char* forms[] = {"requests", "copies", "trace", "synthetic", "closed_loop"};
-  const auto given = std::count_if(std::begin(forms), std::end(forms),
-                                   [&](const char* k) { return value.contains(k); });
-  std::vector<RequestSpec> requests;
-  const auto& base_dir = ctx.options.base_dir;
-  if (given != 1) {
-    ctx.issues.add(path, "expected exactly one of \"requests\" (a list), \"copies\" (N copies), "
-                         "\"trace\", \"synthetic\" and \"closed_loop\"");
-    for (const char* k : forms) r.get(k);
-  } else if (const auto* list = r.get("requests")) {
-    nlohmann::json list_resolved;
-    requests = read_list(*list, r.child("requests"), ctx.issues, list_resolved);
-    resolved = {{"requests", list_resolved}};
-  } else if (const auto* trace = r.get("trace")) {
-    ObjectReader t(*trace, r.child("trace"), ctx.issues);
-    if (t.valid()) requests = read_trace_workload(t, base_dir, resolved["trace"]);
-  } else if (const auto* synthetic = r.get("synthetic")) {
-    ObjectReader t(*synthetic, r.child("synthetic"), ctx.issues);
-    if (t.valid()) requests = read_synthetic_workload(t, seed, base_dir, resolved["synthetic"]);
-  } else if (const auto* closed = r.get("closed_loop")) {
-    ObjectReader t(*closed, r.child("closed_loop"), ctx.issues);
-    if (t.valid()) {
-      requests = read_closed_loop_workload(t, seed, base_dir, resolved["closed_loop"], client);
-    }
-  } else {
-    requests = read_copies(r, resolved);
+  const std::size_t issues_before = ctx.issues.size();
+  std::string source = path;
+  std::vector<RequestSpec> requests = read_workload_form(r, value, ctx, seed, resolved, source, client);
+  if (requests.empty() && ctx.issues.size() == issues_before) {
+    ctx.issues.add(source, "the workload has no request (an empty trace, or a window or filter that "
+                           "selects none): a run would measure nothing");
   }
   r.finish();
   return requests;

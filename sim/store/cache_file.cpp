@@ -1,12 +1,13 @@
 #include "sim/store/cache_file.hpp"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <fmt/format.h>
 
+#include "sim/core/printable.hpp"
 #include "sim/core/rng.hpp"
 #include "sim/fields/object_reader.hpp"
 #include "sim/fields/strict_json.hpp"
+#include "sim/io/input_file.hpp"
 #include "sim/report/atomic_write.hpp"
 
 namespace lynxsim::store {
@@ -29,12 +30,18 @@ std::string cache_file_path(const std::string& dir, const std::string& key) {
 }
 
 std::optional<nlohmann::json> load_cache_entry(const std::string& dir, const std::string& key) {
-  std::ifstream in(cache_file_path(dir, key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
+  const std::filesystem::path file = cache_file_path(dir, key);
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(file, ec))) return std::nullopt;
+  std::string text;
   try {
-    const nlohmann::json doc = fields::parse_strict_json(text.str());
+    text = io::read_input_file(file, io::kMaxCacheEntryBytes);
+  } catch (const io::InputFileError& e) {
+    fmt::print(stderr, "lynxsim: warning: cache entry ignored, measuring again: {}\n", terminal_text(e.what()));
+    return std::nullopt;
+  }
+  try {
+    const nlohmann::json doc = fields::parse_strict_json(text);
     fields::IssueList issues;
     fields::ObjectReader r(doc, "", issues);
     const auto stored_key = r.text("cache_key", true);

@@ -2,8 +2,10 @@
 // One entry of an on-disk measurement cache (accuracy results, CacheGen sizes, real-model results).
 //
 // File: <dir>/<16 lowercase hex digits of FNV-1a 64(key)>.json holding {"cache_key": key,
-// "result": <the measurement's JSON>}, written with one space of indentation. A file that is absent,
-// does not parse (strictly, sim/fields: duplicate keys, another key or a missing one included), or
+// "result": <the measurement's JSON>}, written with one space of indentation. Entries are read
+// through sim/io's checked opener: one that is not a regular file (a FIFO, a link to a device) or
+// is larger than io::kMaxCacheEntryBytes is a miss, reported on stderr, never a hang. A file that
+// is absent, does not parse (strictly, sim/fields: duplicate keys, another key or a missing one included), or
 // whose stored key differs (a hash collision) is a miss: the caller measures again and overwrites it. Stores create the directory and write through report::write_file_atomic (a
 // temporary file renamed into place), so concurrent runs never see a partial file.
 

@@ -67,7 +67,8 @@ void KvFile::check_layout(const std::string& path) {
     const std::string kind = name.substr(0, dot);
     if (dot == std::string::npos || (kind != "k" && kind != "v" && kind != "q")) fail(path, "unexpected tensor " + name);
     const std::string index = name.substr(dot + 1);
-    if (index.empty() || index.find_first_not_of("0123456789") != std::string::npos || std::stoi(index) >= num_layers_) {
+    if (index.empty() || index.size() > 9 || index.find_first_not_of("0123456789") != std::string::npos ||
+        std::stoi(index) >= num_layers_) {
       fail(path, "tensor " + name + " has a layer index outside 0.." + std::to_string(num_layers_ - 1));
     }
     if (info.shape.size() != 3) fail(path, "tensor " + name + " must have 3 dimensions");

@@ -24,7 +24,8 @@ namespace lynxsim::store {
 
 class KvFile final : public accuracy::KvTensors {
 public:
-  // Throws std::invalid_argument (bad input, exit code 2) naming the file when it is missing or malformed.
+  // Throws std::invalid_argument (bad input, exit code 2) naming the file when it is missing or
+  // malformed, io::InputFileError (exit code 2 too) when it is not a regular file (a FIFO, a device).
   static KvFile open(const std::string& path);
   // The same, shared, as the accuracy requests take it.
   static std::shared_ptr<const KvFile> open_shared(const std::string& path);

@@ -3,6 +3,8 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "sim/io/input_file.hpp"
+
 namespace lynxsim::store {
 namespace {
 
@@ -29,6 +31,7 @@ std::vector<std::int64_t> parse_shape(const std::string& path, const std::string
   for (std::size_t i = 1; i < text.size(); ++i) {
     const char c = text[i];
     if (c >= '0' && c <= '9') {
+      if (value > kMaxTensorDim) fail(path, "shape dimension out of range in " + text);
       value = (value < 0 ? 0 : value * 10) + (c - '0');
     } else if (c == ',' || c == ')') {
       if (value >= 0) shape.push_back(value);
@@ -50,26 +53,25 @@ TensorDtype parse_descr(const std::string& path, const std::string& descr) {
 }  // namespace
 
 TensorInfo read_npy_header(const std::string& path, const std::string& name) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open");
-  unsigned char preamble[10] = {};
-  in.read(reinterpret_cast<char*>(preamble), 10);
-  if (!in || preamble[0] != 0x93 || std::string(reinterpret_cast<char*>(preamble) + 1, 5) != "NUMPY") {
+  const io::InputFile in(path, io::kMaxKvFileBytes);
+  unsigned char preamble[12] = {};
+  if (in.size() < 10) fail(path, "not a .npy file (shorter than its preamble)");
+  in.read_at(0, preamble, 10);
+  if (preamble[0] != 0x93 || std::string(reinterpret_cast<char*>(preamble) + 1, 5) != "NUMPY") {
     fail(path, "not a .npy file (bad magic)");
   }
   const int major = preamble[6];
   if (major < 1 || major > 3) fail(path, "unsupported format version " + std::to_string(major));
+  const std::uint64_t prefix = major >= 2 ? 12 : 10;
+  if (major >= 2) in.read_at(10, preamble + 10, 2);
   std::uint64_t header_size = preamble[8] | (preamble[9] << 8U);
-  std::uint64_t prefix = 10;
-  if (major >= 2) {
-    unsigned char more[2] = {};
-    in.read(reinterpret_cast<char*>(more), 2);
-    header_size |= (static_cast<std::uint64_t>(more[0]) << 16U) | (static_cast<std::uint64_t>(more[1]) << 24U);
-    prefix = 12;
+  if (major >= 2) header_size |= (std::uint64_t{preamble[10]} << 16U) | (std::uint64_t{preamble[11]} << 24U);
+  if (header_size > io::kMaxNpyHeaderBytes) {
+    fail(path, "header length " + std::to_string(header_size) + " is more than the " +
+                   std::to_string(io::kMaxNpyHeaderBytes) + " bytes a .npy header may have");
   }
   std::string header(static_cast<std::size_t>(header_size), '\0');
-  in.read(header.data(), static_cast<std::streamsize>(header_size));
-  if (!in) fail(path, "truncated header");
+  in.read_at(prefix, header.data(), header.size());
   if (dict_value(path, header, "fortran_order").find("False") == std::string::npos) fail(path, "Fortran order is not supported");
   TensorInfo info;
   info.name = name;
@@ -77,8 +79,7 @@ TensorInfo read_npy_header(const std::string& path, const std::string& name) {
   info.dtype = parse_descr(path, dict_value(path, header, "descr"));
   info.shape = parse_shape(path, dict_value(path, header, "shape"));
   info.data_offset = prefix + header_size;
-  in.seekg(0, std::ios::end);
-  const auto size = static_cast<std::uint64_t>(in.tellg());
+  const std::uint64_t size = in.size();
   const auto bytes = static_cast<std::uint64_t>(info.num_elements()) * static_cast<std::uint64_t>(dtype_bytes(info.dtype));
   if (size != info.data_offset + bytes) fail(path, "data size does not match the shape");
   return info;

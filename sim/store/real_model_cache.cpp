@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "sim/core/rng.hpp"
+#include "sim/io/input_file.hpp"
 #include "sim/store/cache_file.hpp"
 #include "sim/store/real_model_json.hpp"
 #include "sim/store/text_file.hpp"
@@ -23,7 +24,7 @@ std::string real_model_cache_key(const RealModelRequest& r) {
   std::ostringstream out;
   const auto model_path = std::filesystem::path(r.model_path);
   out << "lynxsim-real-model v" << accuracy::kRealModelCodeVersion << "|model=" << model_path.string()
-      << "|size=" << std::filesystem::file_size(model_path)
+      << "|size=" << io::InputFile(model_path, io::kMaxModelFileBytes).size()
       << "|mtime=" << std::filesystem::last_write_time(model_path).time_since_epoch().count();
   out << "|text=" << fnv1a64(r.text) << "/" << r.text.size() << "|contexts=";
   for (const int c : r.contexts) out << c << ",";

@@ -1,12 +1,12 @@
 #include "sim/store/safetensors_format.hpp"
 
-#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
 #include "sim/fields/strict_json.hpp"
+#include "sim/io/input_file.hpp"
 
 namespace lynxsim::store {
 namespace {
@@ -36,8 +36,10 @@ TensorInfo parse_entry(const std::string& path, const std::string& name, const j
   info.name = name;
   info.path = path;
   info.dtype = parse_dtype(path, name, entry["dtype"]);
+  if (!entry["shape"].is_array()) fail(path, name + ": shape must be an array");
   for (const auto& dim : entry["shape"]) {
     if (!dim.is_number_unsigned()) fail(path, name + ": shape must hold non-negative integers");
+    if (dim.get<std::uint64_t>() > static_cast<std::uint64_t>(kMaxTensorDim)) fail(path, name + ": shape dimension out of range");
     info.shape.push_back(dim.get<std::int64_t>());
   }
   const json& offsets = entry["data_offsets"];
@@ -56,17 +58,20 @@ TensorInfo parse_entry(const std::string& path, const std::string& name, const j
 }  // namespace
 
 SafetensorsContents read_safetensors_header(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) fail(path, "cannot open");
-  const auto file_size = static_cast<std::uint64_t>(std::filesystem::file_size(path));
+  const io::InputFile in(path, io::kMaxKvFileBytes);
+  const std::uint64_t file_size = in.size();
+  if (file_size < 8) fail(path, "shorter than the 8-byte header length");
   unsigned char size_bytes[8] = {};
-  in.read(reinterpret_cast<char*>(size_bytes), 8);
-  if (!in) fail(path, "shorter than the 8-byte header length");
+  in.read_at(0, size_bytes, 8);
   std::uint64_t header_size = 0;
   for (int i = 7; i >= 0; --i) header_size = (header_size << 8U) | size_bytes[i];
-  if (header_size > file_size - 8) fail(path, "header length exceeds the file");
+  if (header_size > file_size - 8) fail(path, "header length " + std::to_string(header_size) + " exceeds the file");
+  if (header_size > io::kMaxSafetensorsHeaderBytes) {
+    fail(path, "header length " + std::to_string(header_size) + " is more than the " +
+                   std::to_string(io::kMaxSafetensorsHeaderBytes) + " bytes a safetensors header may have");
+  }
   std::string header(static_cast<std::size_t>(header_size), '\0');
-  in.read(header.data(), static_cast<std::streamsize>(header_size));
+  in.read_at(8, header.data(), header.size());
   json doc;
   try {
     doc = fields::parse_strict_json(header);

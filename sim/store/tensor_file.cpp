@@ -1,9 +1,9 @@
 #include "sim/store/tensor_file.hpp"
 
 #include <cstring>
-#include <fstream>
 #include <stdexcept>
 
+#include "sim/io/input_file.hpp"
 #include "sim/quant/half_precision.hpp"
 
 namespace lynxsim::store {
@@ -21,7 +21,11 @@ int dtype_bytes(TensorDtype dtype) { return dtype == TensorDtype::f32 ? 4 : 2; }
 
 std::int64_t TensorInfo::num_elements() const {
   std::int64_t n = 1;
-  for (const auto s : shape) n *= s;
+  for (const auto s : shape) {
+    if (s < 0 || s > kMaxTensorDim || __builtin_mul_overflow(n, s, &n) || n > kMaxTensorElements) {
+      throw std::invalid_argument(path + ": tensor " + name + " has a dimension or element count out of range");
+    }
+  }
   return n;
 }
 
@@ -30,12 +34,10 @@ std::vector<float> read_tensor_slice(const TensorInfo& info, std::int64_t first,
     throw std::invalid_argument("tensor " + info.name + ": slice out of range");
   }
   const int width = dtype_bytes(info.dtype);
-  std::ifstream in(info.path, std::ios::binary);
-  if (!in) throw std::invalid_argument("cannot open " + info.path);
-  in.seekg(static_cast<std::streamoff>(info.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(width)));
+  const io::InputFile in(info.path, io::kMaxKvFileBytes);
   std::vector<std::uint8_t> bytes(static_cast<std::size_t>(count) * static_cast<std::size_t>(width));
-  in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-  if (!in) throw std::invalid_argument(info.path + ": truncated data of tensor " + info.name);
+  in.read_at(info.data_offset + static_cast<std::uint64_t>(first) * static_cast<std::uint64_t>(width), bytes.data(),
+             bytes.size());
   std::vector<float> out(static_cast<std::size_t>(count));
   for (std::size_t i = 0; i < out.size(); ++i) {
     const std::uint8_t* b = bytes.data() + i * static_cast<std::size_t>(width);

@@ -18,6 +18,11 @@ enum class TensorDtype { f32, f16, bf16 };
 std::string to_string(TensorDtype dtype);
 int dtype_bytes(TensorDtype dtype);
 
+// Bounds of a tensor read from a file, checked before its size is used: a dimension fits an int
+// (KvFile's counts), the element count leaves its byte count far inside 64 bits.
+inline constexpr std::int64_t kMaxTensorDim = 0x7fffffff;
+inline constexpr std::int64_t kMaxTensorElements = std::int64_t{1} << 40;
+
 struct TensorInfo {
   std::string name;
   TensorDtype dtype = TensorDtype::f32;
@@ -25,6 +30,7 @@ struct TensorInfo {
   std::string path;               // file holding the bytes
   std::uint64_t data_offset = 0;  // absolute offset of element 0 in that file
 
+  // Throws std::invalid_argument (naming the file) when a bound above is broken.
   std::int64_t num_elements() const;
 };
 

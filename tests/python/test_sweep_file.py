@@ -1,8 +1,9 @@
 """Sweep-file parsing and point expansion: order, names, shards."""
 
+import os
 import unittest
 
-from support import TempDirTest  # noqa: F401  (puts scripts/ on the path)
+from support import TempDirTest
 from lynxsim_tools import points, sweep_file
 
 
@@ -65,11 +66,26 @@ class SweepFileTest(unittest.TestCase):
                  ({"axes": {"x": [1, 1]}}, "duplicate"),
                  ({"colour": 1}, "unknown keys"),
                  ({"fixed": {"network.bandwidth": "1Gbps"}}, "network.bandwidth"),
-                 ({"axes": {"h": [{"label": "a"}]}}, "axes/h/0")]
+                 ({"axes": {"h": [{"label": "a"}]}}, "axes/h/0"),
+                 ({"name": "../../x"}, "sweep/name"),
+                 ({"name": "/tmp/x"}, "sweep/name"),
+                 ({"name": ""}, "sweep/name"),
+                 ({"name": "a" * 101}, "sweep/name"),
+                 ({"name": "a\x1b]0;t\x07"}, "sweep/name")]
         for change, message in cases:
             with self.assertRaises(sweep_file.SweepError) as caught:
                 sweep(**change)
             self.assertIn(message, str(caught.exception))
+
+
+class SweepFileReadTest(TempDirTest):
+    def test_a_fifo_or_a_folder_is_refused_without_blocking(self):
+        fifo = self.tmp / "sweep.json"
+        os.mkfifo(fifo)
+        for path in (fifo, self.tmp):
+            with self.assertRaises(sweep_file.SweepError) as caught:
+                sweep_file.load_sweep(path)
+            self.assertIn(str(path), str(caught.exception))
 
 
 if __name__ == "__main__":

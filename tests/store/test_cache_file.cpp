@@ -3,6 +3,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -36,4 +37,22 @@ TEST_CASE("a cache entry is read strictly: anything but exactly its key and resu
   CHECK_FALSE(load_cache_entry(dir, key).has_value());
   write(file, R"({"cache_key": "k|v=1", "result": {"x": 3}})");
   CHECK(load_cache_entry(dir, key)->at("x") == 3);
+}
+
+TEST_CASE("a cache entry that is not a regular file, or too large, is a miss and never blocks") {
+  const std::string dir = lynxsim::accuracy::testing::scratch_dir("cache_not_regular");
+  const std::string key = "k|v=2";
+  const std::string file = cache_file_path(dir, key);
+  std::filesystem::remove(file);
+  REQUIRE(::mkfifo(file.c_str(), 0600) == 0);
+  CHECK_FALSE(load_cache_entry(dir, key).has_value());
+  std::filesystem::remove(file);
+  std::filesystem::create_symlink("/dev/zero", file);
+  CHECK_FALSE(load_cache_entry(dir, key).has_value());
+  std::filesystem::remove(file);
+  std::ofstream(file).close();
+  std::filesystem::resize_file(file, (64ull << 20) + 1);
+  CHECK_FALSE(load_cache_entry(dir, key).has_value());
+  store_cache_entry(dir, key, nlohmann::json{{"x", 5}});
+  CHECK(load_cache_entry(dir, key)->at("x") == 5);
 }

@@ -3,10 +3,12 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <vector>
 
 #include "../accuracy/accuracy_test_util.hpp"
 #include "sim/accuracy/accuracy_run.hpp"
+#include "sim/io/input_file.hpp"
 #include "sim/store/accuracy_cache.hpp"
 #include "sim/store/kv_file.hpp"
 #include "sim/store/npy_format.hpp"
@@ -137,4 +139,37 @@ TEST_CASE("measurements run on a captured file and reject a mismatched geometry"
   r.geometry.num_kv_heads = 4;
   r.geometry.num_heads = 8;
   CHECK_THROWS_WITH_AS(measure_accuracy(r), doctest::Contains("KV heads"), std::invalid_argument);
+}
+
+TEST_CASE("KV files are opened through the checked opener: no FIFO, device or oversized header") {
+  const std::string dir = testing::scratch_dir("kv_checked");
+  std::filesystem::remove(dir + "/fifo.safetensors");
+  REQUIRE(::mkfifo((dir + "/fifo.safetensors").c_str(), 0600) == 0);
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/fifo.safetensors"), doctest::Contains("a FIFO"), lynxsim::io::InputFileError);
+  std::filesystem::remove(dir + "/zero.safetensors");
+  std::filesystem::create_symlink("/dev/zero", dir + "/zero.safetensors");
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/zero.safetensors"), doctest::Contains("a device"), lynxsim::io::InputFileError);
+  {
+    std::ofstream big(dir + "/big.safetensors", std::ios::binary | std::ios::trunc);
+    big.write("\x00\xe2\xf5\x05\x00\x00\x00\x00", 8);  // 100,000,000 + 256 header bytes claimed
+    big.seekp(200'000'000);
+    big.put('\0');
+  }
+  CHECK_THROWS_WITH_AS(KvFile::open(dir + "/big.safetensors"), doctest::Contains("more than the 100000000"),
+                       std::invalid_argument);
+  write_bytes(dir + "/npy_header.npy", std::string("\x93NUMPY\x02\x00\x00\x00\x10\x00", 12) + std::string(64, ' '));
+  CHECK_THROWS_WITH_AS(read_npy_header(dir + "/npy_header.npy", "k.0"), doctest::Contains(".npy header may have"),
+                       std::invalid_argument);
+  const std::string npy_dims = "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999, 2), }";
+  write_bytes(dir + "/dims.npy", std::string("\x93NUMPY\x01\x00", 8) + std::string(1, static_cast<char>(npy_dims.size())) +
+                                     std::string(1, '\0') + npy_dims);
+  CHECK_THROWS_WITH_AS(read_npy_header(dir + "/dims.npy", "k.0"), doctest::Contains("out of range"), std::invalid_argument);
+}
+
+TEST_CASE("a slice beyond the end of a tensor file that shrank is an error naming the file") {
+  const std::string dir = testing::scratch_dir("kv_shrunk");
+  write_safetensors(dir + "/kv.safetensors", kv_tensors(TensorDtype::f32, false));
+  const KvFile file = KvFile::open(dir + "/kv.safetensors");
+  std::filesystem::resize_file(dir + "/kv.safetensors", 64);
+  CHECK_THROWS_WITH_AS(file.keys(0, 0, file.tokens()), doctest::Contains("kv.safetensors"), lynxsim::io::InputFileError);
 }

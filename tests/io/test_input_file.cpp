@@ -5,10 +5,9 @@
 #include <string>
 #include <sys/stat.h>
 
-#include "sim/scenario/input_file.hpp"
+#include "sim/io/input_file.hpp"
 
-using namespace lynxsim;
-using namespace lynxsim::scenario;
+using namespace lynxsim::io;
 namespace fs = std::filesystem;
 
 namespace {
@@ -54,4 +53,30 @@ TEST_CASE("devices, FIFOs and directories are refused before they are read") {
 
 TEST_CASE("a missing file names the system's reason") {
   CHECK(error_of(scratch("absent.json"), 64).find("No such file or directory") != std::string::npos);
+}
+
+TEST_CASE("an empty path is refused without touching the current folder") {
+  CHECK(error_of("", 64) == "an empty path names no file");
+}
+
+TEST_CASE("reads at an offset stay inside the file, and a file that shrank is reported, not short-read") {
+  const fs::path file = scratch("offsets.bin");
+  std::ofstream(file) << "0123456789";
+  const InputFile in(file, 64);
+  CHECK(in.size() == 10);
+  char bytes[4] = {};
+  in.read_at(6, bytes, 4);
+  CHECK(std::string(bytes, 4) == "6789");
+  CHECK_THROWS_WITH_AS(in.read_at(8, bytes, 4), doctest::Contains("run past its end"), InputFileError);
+  CHECK_THROWS_AS(in.read_at(~0ull, bytes, 1), InputFileError);
+  fs::resize_file(file, 5);
+  CHECK_THROWS_WITH_AS(in.read_at(4, bytes, 4), doctest::Contains("truncated while reading"), InputFileError);
+}
+
+TEST_CASE("a file that grows past its limit while it is read is cut off with an error") {
+  const fs::path file = scratch("grows.txt");
+  std::ofstream(file) << "abc";
+  const InputFile in(file, 8);
+  std::ofstream(file, std::ios::app) << "defghijkl";
+  CHECK_THROWS_WITH_AS(in.read_all(), doctest::Contains("more than the 8 bytes"), InputFileError);
 }
