@@ -113,9 +113,10 @@ public:
   // arrived. `on_admitted` runs when a transfer may go (set before the run).
   void ask_transfer(RequestState& request) { admission_.ask(request); }
   void transfer_done(RequestState& request) { admission_.transfer_done(request); }
-  // Transfer timeouts (kv_transfer_faults.hpp): the request failed (it leaves wherever it is and
-  // frees its reservation and admission slot); or it stops speculating and commits its drafts and
-  // later tokens at the anchor's precision.
+  // Transfer timeouts (kv_transfer_faults.hpp): the request's transfer was given up (it leaves
+  // wherever it is and frees its reservation and admission slot; a request the prefill instance
+  // already finished, one output token from prefill, is not failed); or it stops speculating and
+  // commits its drafts and later tokens at the anchor's precision.
   void fail(RequestState& request);
   void commit_on_anchor(RequestState& request);
   void set_on_admitted(Callback on_admitted) { on_admitted_ = std::move(on_admitted); }

@@ -7,6 +7,7 @@
 namespace lynxsim::serving {
 
 void DecodeInstance::fail(RequestState& request) {
+  const bool finished_on_prefill = request.finished;
   split_plan();
   admission_.transfer_done(request);
   admission_.unstage(request);
@@ -18,7 +19,7 @@ void DecodeInstance::fail(RequestState& request) {
   release_for(request);
   --routed_;
   publish_queue();
-  if (on_finish_) on_finish_(request);
+  if (on_finish_ && !finished_on_prefill) on_finish_(request);
   admission_.pump();
   maybe_start_step();
 }

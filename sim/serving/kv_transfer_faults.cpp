@@ -68,7 +68,7 @@ void KvSender::timed_out(RequestState& request, int attempt) {
     return;
   }
   kv.abandoned = true;
-  m.failure = FailureCause::kv_transfer_timeout;
+  if (!request.finished) m.failure = FailureCause::kv_transfer_timeout;
   hooks_.fail(request);
 }
 

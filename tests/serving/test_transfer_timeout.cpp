@@ -230,3 +230,33 @@ TEST_CASE("timeouts under load: every request finishes once or fails, determinis
     CHECK(timeouts > 0);
   }
 }
+
+TEST_CASE("a request finished by its prefill token is not failed when its transfer gives up") {
+  const Run base = healthy("int8");
+  const Time t0 = base.kv_flow_starts.front();
+  ServingConfig c = one_request(t0 + Time::from_ms(10), Time::from_seconds(2),
+                                timeout_of(Time::from_ms(200), 0, KvTransferFallback::retry));
+  c.first_token_from = FirstTokenSource::prefill;
+  c.requests.front().output_tokens = 1;
+  const Run r = run(c, "int8");
+  CHECK_FALSE(r.request().failed());
+  CHECK(r.request().kv_timeouts == 1);
+  CHECK(r.request().committed_tokens == 1);
+  check_reservations_freed(r);
+}
+
+TEST_CASE("a closed-loop client gets its slot back from a failed request") {
+  ServingConfig c = one_request(Time::from_ms(100), Time::from_seconds(3),
+                                timeout_of(Time::from_ms(200), 0, KvTransferFallback::retry));
+  c.requests.assign(30, c.requests.front());
+  c.client = ClientSpec{2, Time::zero()};
+  const Run r = run(c, "int8");
+  int failed = 0;
+  for (const RequestMetrics& m : r.result.requests) {
+    failed += m.failed() ? 1 : 0;
+    if (!m.failed()) CHECK(m.committed_tokens == m.output_tokens);
+  }
+  CHECK(failed > 0);
+  CHECK(failed < 30);
+  check_reservations_freed(r);
+}
