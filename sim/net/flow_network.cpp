@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <cmath>
 #include <limits>
 #include <span>
 #include <stdexcept>
@@ -72,7 +73,10 @@ FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time 
 }
 
 void FlowNetwork::join(FlowId id) {
-  Pending& p = pending_.at(id);
+  const auto it = pending_.find(id);
+  if (it == pending_.end()) return;
+  Pending& p = it->second;
+  p.joined = true;
   if (p.record.spec.size.value == 0 || p.route.empty()) {
     sent(id);
     return;
@@ -191,10 +195,15 @@ void FlowNetwork::on_completion_event() {
 }
 
 void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
+  const FlowId id = sending_[slot].id;
+  leave_solver(slot);
+  sending_[slot].remaining = 0.0;
+  sent(id);
+}
+
+void FlowNetwork::leave_solver(FlowSolver::Slot slot) {
   heap_.erase(slot);
   apply_rate(slot, 0.0);
-  sending_[slot].remaining = 0.0;
-  const FlowId id = sending_[slot].id;
   Pending& p = *sending_[slot].pending;
   p.sending = false;
   with_solver([slot](auto& solver) { solver.remove(slot); });
@@ -202,7 +211,26 @@ void FlowNetwork::finish_sending(FlowSolver::Slot slot) {
     members->erase(std::find(members->begin(), members->end(), slot));
     reweight_queue(p);
   }
-  sent(id);
+}
+
+Bytes FlowNetwork::cancel_flow(FlowId id) {
+  const auto it = pending_.find(id);
+  if (it == pending_.end()) return Bytes{0};
+  Pending& p = it->second;
+  const Bytes size = p.record.spec.size;
+  Bytes sent_bytes = size;
+  if (p.sending) {
+    const FlowSolver::Slot slot = p.slot;
+    leave_solver(slot);
+    const auto left = static_cast<std::int64_t>(std::ceil(sending_[slot].remaining));
+    sent_bytes = Bytes{std::clamp<std::int64_t>(size.value - left, 0, size.value)};
+    request_resolve();
+    reschedule_completion();
+  } else if (!p.joined) {
+    sent_bytes = Bytes{0};
+  }
+  pending_.erase(it);
+  return sent_bytes;
 }
 
 void FlowNetwork::sent(FlowId id) {
@@ -214,6 +242,7 @@ void FlowNetwork::sent(FlowId id) {
 
 void FlowNetwork::arrive(FlowId id) {
   const auto it = pending_.find(id);
+  if (it == pending_.end()) return;
   FlowRecord record = std::move(it->second.record);
   FlowDone on_done = std::move(it->second.on_done);
   pending_.erase(it);

@@ -15,6 +15,11 @@
 // Changes at one instant (many flows joining, completions, capacity steps) are coalesced: they mark
 // the solver and one zero-delay resolve event re-solves once. See network.hpp for the flow timeline.
 //
+// Cancellation (cancel_flow) removes a flow wherever it is: in setup (nothing sent; its join finds
+// it gone), sending (the bytes sent at the rates in force up to now are size - remaining, rounded
+// up to whole bytes remaining; it leaves the solver like a finished flow and the others are
+// re-solved), or with its last byte in flight (all of it sent; its arrival finds it gone).
+//
 // Rate quantum Delta (default zero: re-solve at the instant of every change). With Delta > 0 a
 // change at time t schedules the re-solve at the next grid point T = ceil(t / Delta) * Delta of the
 // simulator clock (T = t on a grid point), and every change in (T - Delta, T] shares that re-solve.
@@ -60,6 +65,7 @@ public:
 
   FlowId start_flow(FlowSpec spec, FlowDone on_done) override;
   FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) override;
+  Bytes cancel_flow(FlowId id) override;
   std::size_t active_flows() const override { return pending_.size(); }
   Bytes bytes_delivered() const override { return delivered_; }
   std::size_t num_hosts() const override { return topology_->num_hosts(); }
@@ -115,6 +121,7 @@ private:
     FlowSolver::Slot slot = 0;
     bool sending = false;
     bool promoted = false;
+    bool joined = false;
   };
   struct Sending {
     FlowId id = 0;
@@ -139,6 +146,7 @@ private:
   void apply_rate(FlowSolver::Slot slot, double rate);
   void on_completion_event();
   void finish_sending(FlowSolver::Slot slot);
+  void leave_solver(FlowSolver::Slot slot);
   void sent(FlowId id);
   void arrive(FlowId id);
   void reschedule_completion();

@@ -87,9 +87,14 @@ public:
   // As start_flow with a setup cost of its own instead of the network's (zero: buffers registered
   // once, as background senders and an expert all-to-all use them).
   virtual FlowId start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) = 0;
+  // Cancels a flow started and not yet finished: it leaves the rate solver now (the others' rates
+  // are recomputed), its on_done never runs, and its bytes count neither as delivered. Returns the
+  // bytes that had left the source (zero in setup, spec.size once its last byte was sent); zero for
+  // a flow that has already finished or was cancelled.
+  virtual Bytes cancel_flow(FlowId id) = 0;
   // Flows started and not yet finished (in setup, transmitting, or with bytes still in flight).
   virtual std::size_t active_flows() const = 0;
-  // Sum of spec.size over finished flows (exact).
+  // Sum of spec.size over finished flows (exact); cancelled flows are not counted.
   virtual Bytes bytes_delivered() const = 0;
 
   virtual std::size_t num_hosts() const = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <functional>
+#include <iterator>
 #include <stdexcept>
 
 namespace lynxsim::report {
@@ -97,6 +98,12 @@ void add_counters(MethodSummary& s, std::span<const RequestMetrics> requests) {
     s.wasted_draft_tokens += r.wasted_draft_tokens;
     s.retracted_tokens += r.retracted_tokens();
     s.requests_with_retractions += r.retracted_tokens() > 0 ? 1 : 0;
+    s.failed_requests += r.failed() ? 1 : 0;
+    s.degraded_requests += r.degraded ? 1 : 0;
+    s.reprefilled_requests += r.reprefilled ? 1 : 0;
+    s.kv_timeouts += r.kv_timeouts;
+    s.kv_bytes_sent += r.kv_bytes_sent.value;
+    s.kv_bytes_wasted += r.kv_bytes_wasted.value;
     add_cachegen_chunks(s, r);
   }
   if (s.drafted_tokens > 0) {
@@ -139,7 +146,14 @@ MethodSummary summarize_method(const serving::MethodResult& result) {
   s.first_token_from = result.first_token_from == serving::FirstTokenSource::prefill ? "prefill" : "decode";
   s.planes_bits = result.method.planes;
   s.num_requests = result.requests.size();
-  add_latencies(s, result.requests);
+  const auto failed = [](const RequestMetrics& r) { return r.failed(); };
+  if (std::none_of(result.requests.begin(), result.requests.end(), failed)) {
+    add_latencies(s, result.requests);
+  } else {
+    std::vector<RequestMetrics> finished;
+    std::remove_copy_if(result.requests.begin(), result.requests.end(), std::back_inserter(finished), failed);
+    add_latencies(s, finished);
+  }
   add_counters(s, result.requests);
   s.acceptance = result.quality.acceptance;
   s.acceptance_low = result.quality.acceptance_low;

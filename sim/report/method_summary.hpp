@@ -101,6 +101,13 @@ struct MethodSummary {
   std::int64_t wasted_draft_tokens = 0;
   std::int64_t retracted_tokens = 0;
   std::int64_t requests_with_retractions = 0;
+  // Transfer timeouts (kv_transfer_faults.hpp); latencies above are over the requests that finished.
+  std::int64_t failed_requests = 0;
+  std::int64_t degraded_requests = 0;
+  std::int64_t reprefilled_requests = 0;
+  std::int64_t kv_timeouts = 0;
+  std::int64_t kv_bytes_sent = 0;
+  std::int64_t kv_bytes_wasted = 0;
   double acceptance = 1.0;
   double acceptance_low = 1.0;   // the range the acceptance measurement supports
   double acceptance_high = 1.0;

@@ -26,7 +26,8 @@ std::string header(const Widths& w) {
       "last_token_at_s,ttft_s,ttft_commit_s,tpot_s,e2e_s,exposed_transfer_s,prefill_queue_s,"
       "decode_admission_s,ttft_speculative_s,ttdt_speculative_s,ttdt_commit_s,verifications,"
       "rollbacks,drafted_tokens,accepted_tokens,wasted_draft_tokens,retracted_tokens,committed_tokens,prefill_instance,decode_instance,cached_tokens,"
-      "cache_fetch_s,memory_wait_s,kv_admission_wait_s,meets_slo,bytes_total";
+      "cache_fetch_s,memory_wait_s,kv_admission_wait_s,meets_slo,bytes_total,kv_bytes_sent,"
+      "kv_bytes_wasted,kv_timeouts,reprefilled,degraded,failed,cause";
   for (std::size_t p = 0; p < w.planes; ++p) line += fmt::format(",plane{}_bytes", p);
   if (w.cachegen_levels > 0) line += ",cachegen_text_chunks";
   for (std::size_t l = 0; l < w.cachegen_levels; ++l) line += fmt::format(",cachegen_level{}_chunks", l);
@@ -83,7 +84,9 @@ void append_row(std::string& out, const std::string& method, const RequestMetric
   append_seconds(out, r.memory_wait_time);
   out += ',';
   append_seconds(out, r.kv_admission_wait);
-  fmt::format_to(Out(out), ",{},{}", r.meets_slo ? 1 : 0, total);
+  fmt::format_to(Out(out), ",{},{},{},{},{},{},{},{},{}", r.meets_slo ? 1 : 0, total,
+                 r.kv_bytes_sent.value, r.kv_bytes_wasted.value, r.kv_timeouts, r.reprefilled ? 1 : 0,
+                 r.degraded ? 1 : 0, r.failed() ? 1 : 0, serving::failure_cause_name(r.failure));
   append_counts(out, plane_bytes, w.planes);
   if (w.cachegen_levels > 0) {
     out += ',';

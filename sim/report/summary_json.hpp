@@ -11,6 +11,8 @@
 //    "memory_wait_s" | "kv_admission_wait_s" | "cache_fetch_s": {"mean", "p50", "p90", "p99"},
 //    "bytes_per_plane": [..], "bytes_total", "verifications", "rollbacks", "drafted_tokens",
 //    "accepted_tokens", "wasted_draft_tokens", "retracted_tokens", "requests_with_retractions",
+//    "failed_requests", "degraded_requests", "reprefilled_requests", "kv_timeouts", "kv_bytes_sent",
+//    "kv_bytes_wasted" (latency statistics are over the requests that did not fail),
 //    "acceptance", "acceptance_low", "acceptance_high", "acceptance_source", "measured_acceptance", "accuracy": {metric: value},
 //    "accuracy_context_tokens" (the context the accuracy was measured at; 0 when not measured),
 //    "speedup": {latency metric: {baseline: x}}, "speedup_vs": {baseline: x} (= speedup.ttft_s),

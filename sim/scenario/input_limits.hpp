@@ -27,6 +27,7 @@ inline constexpr std::int64_t kMaxPlaneBits = 16;
 inline constexpr std::int64_t kMaxCacheGenLevel = 64;
 inline constexpr std::int64_t kMaxFaultOutages = 1'000'000;        // outages of one network.faults item
 inline constexpr double kMaxFaultRate = 1000.0;                      // failures_per_s
+inline constexpr std::int64_t kMaxTransferRetries = 1000;          // serving.kv_transfer_retries
 using fields::kMaxNameLength;  // names (presets, methods, hosts)
 
 // The size of what a run builds and creates (resource_estimate.hpp). A topology of 2^20 hosts

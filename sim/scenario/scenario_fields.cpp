@@ -161,6 +161,20 @@ constexpr std::array kServing{
           .doc = "who starts a transfer: prefill pushes (SGLang with Mooncake), decode pulls after "
                  "one control round trip (vLLM NixlConnector)",
           .default_json = "\"prefill\"", .choices = "prefill|decode"},
+    Field{.key = "kv_transfer_timeout", .type = T::duration,
+          .doc = "a KV transfer not complete this long after its first flow started is cancelled "
+                 "(TensorRT-LLM's `kv_transfer_timeout_ms`; docs/design.md, \"Transfer timeouts\")",
+          .default_doc = "none (never)", .min = 1},
+    Field{.key = "kv_transfer_retries", .type = T::integer,
+          .doc = "resends of a timed-out transfer before its request fails (fallback `\"retry\"`, "
+                 "or `\"commit_on_anchor\"` before the anchor is in)",
+          .default_json = "0", .min = 0, .max = kMaxTransferRetries},
+    Field{.key = "kv_transfer_fallback", .type = T::choice,
+          .doc = "after a timeout: resend, prefill the prompt on the decode GPU (vLLM's "
+                 "`kv_load_failure_policy` \"recompute\"), or (speculative methods) commit at the "
+                 "anchor's precision, marked degraded",
+          .default_json = "\"reprefill_on_decode\"",
+          .choices = "retry|reprefill_on_decode|commit_on_anchor"},
     Field{.key = "measure_links", .type = T::boolean,
           .doc = "integrate link loads for utilisation figures", .default_json = "true"},
     Field{.key = "engine",

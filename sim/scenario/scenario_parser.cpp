@@ -129,6 +129,24 @@ void check_decode_capacity(const Scenario& s, IssueList& issues) {
   for (const auto& problem : serving::staging_capacity_problems(s.serving)) {
     issues.add("/serving/staging_capacity", problem);
   }
+  if (s.serving.kv_transfer.timeout) {
+    for (const quant::MethodSpec& m : s.methods) {
+      if (m.family != quant::MethodFamily::cachegen) continue;
+      issues.add("/serving/kv_transfer_timeout",
+                 fmt::format("not for cachegen (method '{}'): its chunk pipeline adapts to the "
+                             "bandwidth it measures and has no restart point", m.name));
+      return;
+    }
+  }
+  if (s.serving.kv_transfer.fallback == serving::KvTransferFallback::commit_on_anchor) {
+    for (const quant::MethodSpec& m : s.methods) {
+      if (m.speculative()) continue;
+      issues.add("/serving/kv_transfer_fallback",
+                 fmt::format("\"commit_on_anchor\" needs a speculative method (one with an anchor); "
+                             "method '{}' is not", m.name));
+      return;
+    }
+  }
 }
 
 void read_header(ObjectReader& top, Scenario& s) {

@@ -44,6 +44,23 @@ void read_admission(ObjectReader& r, serving::KvAdmissionSpec& spec) {
   }
 }
 
+void read_kv_transfer(ObjectReader& r, serving::KvTransferSpec& spec) {
+  using namespace serving;
+  const FieldSection& F = field_section("serving");
+  spec.timeout = r.time(F["kv_transfer_timeout"]);
+  spec.retries = r.count(F["kv_transfer_retries"]).value_or(0);
+  spec.fallback = r.choice<KvTransferFallback>(
+      F["kv_transfer_fallback"], {{"retry", KvTransferFallback::retry},
+                                  {"reprefill_on_decode", KvTransferFallback::reprefill_on_decode},
+                                  {"commit_on_anchor", KvTransferFallback::commit_on_anchor}});
+  if (!spec.timeout && spec.retries > 0) {
+    r.issues().add(r.child("kv_transfer_retries"), "needs kv_transfer_timeout");
+  } else if (spec.fallback == KvTransferFallback::reprefill_on_decode && spec.retries > 0) {
+    r.issues().add(r.child("kv_transfer_retries"),
+                   "applies to kv_transfer_fallback \"retry\" or \"commit_on_anchor\" only");
+  }
+}
+
 }  // namespace
 
 void read_serving(const json& value, const std::string& path, IssueList& issues,
@@ -53,6 +70,7 @@ void read_serving(const json& value, const std::string& path, IssueList& issues,
   r.resolve_into(resolved);
   read_modes(r, cfg);
   read_admission(r, cfg.kv_admission);
+  read_kv_transfer(r, cfg.kv_transfer);
   cfg.max_decode_batch = r.count(F["max_decode_batch"]).value_or(cfg.max_decode_batch);
   cfg.prefill_schedule.max_batch_tokens =
       r.count(F["prefill_batch_tokens"]).value_or(cfg.prefill_schedule.max_batch_tokens);

@@ -169,7 +169,7 @@ void CacheGenTransfer::send_chunk(RequestState& request, Pipeline& pipeline) {
                                f.src_rank, f.dst_rank);
     }
     spec.tag = static_cast<std::int64_t>(m.id);
-    network_.start_flow(std::move(spec), [this, &request, chunk, choice, sent_at, left](const auto&) {
+    start_kv_flow(request, std::move(spec), [this, &request, chunk, choice, sent_at, left] {
       if (--*left == 0) chunk_arrived(request, chunk, choice, sent_at);
     });
   }

@@ -44,7 +44,8 @@ DecodeInstance::DecodeInstance(Simulator& sim, const TimingModel& timing, Kernel
 }
 
 void DecodeInstance::on_decode_ready(RequestState& request) {
-  request.speculating = !request.full_kv;
+  if (request.metrics.failed()) return;
+  request.speculating = !request.full_kv && !request.metrics.degraded;
   if (request.finished) {
     request.metrics.decode_joined_at = sim_.now();
     if (request.reserved_bytes == 0) expected_bytes_ -= reservation(request);
@@ -64,14 +65,7 @@ void DecodeInstance::on_full_kv(RequestState& request) {
   if (!request.speculating) return;
   split_plan();
   const bool in_batch = request.joined && !request.stalled && !request.finished;
-  if (in_batch) {
-    catch_up(request, steps_);
-    if (request.due_step != steps_ + 1) {
-      request.due_step = steps_ + 1;
-      due_.push_back({request.due_step, request.batch_order, &request});
-      std::push_heap(due_.begin(), due_.end(), later);
-    }
-  }
+  if (in_batch) attend_next_step(request);
   request.speculating = false;
   if (request.drafts > 0) request.verify_pending = true;
   if (request.stalled) {
@@ -80,6 +74,14 @@ void DecodeInstance::on_full_kv(RequestState& request) {
     publish_queue();
     maybe_start_step();
   }
+}
+
+void DecodeInstance::attend_next_step(RequestState& request) {
+  catch_up(request, steps_);
+  if (request.due_step == steps_ + 1) return;
+  request.due_step = steps_ + 1;
+  due_.push_back({request.due_step, request.batch_order, &request});
+  std::push_heap(due_.begin(), due_.end(), later);
 }
 
 void DecodeInstance::admit(RequestState& request) {
@@ -341,7 +343,9 @@ void DecodeInstance::advance(RequestState& request) {
   ++m.drafted_tokens;
   if (m.first_token_at == Time::zero()) m.first_token_at = sim_.now();
   if (m.decode_first_token_at == Time::zero()) m.decode_first_token_at = sim_.now();
-  if (!request.speculating) {
+  if (!request.speculating && request.metrics.degraded) {
+    commit_drafts(request);
+  } else if (!request.speculating) {
     request.verify_pending = true;
   } else if (request.drafts >= params_.max_draft_tokens) {
     request.stalled = true;

@@ -113,6 +113,12 @@ public:
   // arrived. `on_admitted` runs when a transfer may go (set before the run).
   void ask_transfer(RequestState& request) { admission_.ask(request); }
   void transfer_done(RequestState& request) { admission_.transfer_done(request); }
+  // Transfer timeouts (kv_transfer_faults.hpp): the request's transfer was given up (it leaves
+  // wherever it is and frees its reservation and admission slot; a request the prefill instance
+  // already finished, one output token from prefill, is not failed); or it stops speculating and
+  // commits its drafts and later tokens at the anchor's precision.
+  void fail(RequestState& request);
+  void commit_on_anchor(RequestState& request);
   void set_on_admitted(Callback on_admitted) { on_admitted_ = std::move(on_admitted); }
   const KvAdmission& admission() const { return admission_; }
 
@@ -145,6 +151,8 @@ private:
   void step_work_done();
   void end_step(Time started);
   void catch_up(RequestState& request, std::int64_t step);
+  // Brings a member up to date and makes it due at the end of the step in progress.
+  void attend_next_step(RequestState& request);
   void plan(RequestState& request);
   std::int64_t next_due(const RequestState& request) const;
   void attend(RequestState& request);
@@ -152,6 +160,8 @@ private:
   void advance(RequestState& request);
   void verify(RequestState& request);
   void commit(RequestState& request, int tokens);
+  void commit_drafts(RequestState& request);
+  void leave_batch(RequestState& request);
   void finish(RequestState& request);
 
   Simulator& sim_;

@@ -41,7 +41,12 @@ int KvTransferParams::rank_heads(const RequestState& request, bool decode) const
 
 KvSender::KvSender(Simulator& sim, net::Network& network, KvTransferParams params, Callback on_ready,
                    Callback on_full)
-    : sim_(sim), network_(network), params_(std::move(params)), on_ready_(std::move(on_ready)),
+    : sim_(sim), network_(network), params_(std::move(params)),
+      on_ready_([on_ready = std::move(on_ready)](RequestState& request) {
+        if (request.kv.ready_signalled) return;
+        request.kv.ready_signalled = true;
+        on_ready(request);
+      }),
       on_full_(std::move(on_full)), decode_streams_(params_.decode_hosts.size()) {}
 
 std::vector<Bytes> KvSender::heads_bytes(int heads, int layers, int tokens) const {

@@ -25,6 +25,8 @@
 // rank tells the source where to write only when the admission had to wait (otherwise the decode
 // instance sent it while prefill ran). A control message is a zero-byte flow without setup cost:
 // the path latency of the topology.
+// Timeouts (kv_transfer_faults.hpp): every KV flow to decode starts through start_kv_flow, which
+// counts its bytes and, with a timeout set, watches the request's transfer.
 // A request's decode readiness is reported through on_ready (the first planes decode needs are in
 // and decoded: decode_ready_at) and on_full (the full-precision KV is there: full_kv_at).
 
@@ -90,6 +92,14 @@ public:
   // The request's decode instance admitted its transfer: its held pieces leave.
   void admitted(RequestState& request);
 
+  // Transfer timeouts (kv_transfer_faults.hpp): `fail` ends a request whose retries ran out,
+  // `commit_on_anchor` lets a speculative request with its anchor in commit unverified.
+  struct FaultHooks {
+    Callback fail;
+    Callback commit_on_anchor;
+  };
+  void set_transfer_timeout(const KvTransferSpec& spec, FaultHooks hooks);
+
   // Fetches `tokens` of cached prefix from `store` to the request's prefill ranks.
   void fetch_prefix(RequestState& request, net::HostId store, int tokens, std::function<void()> done);
   // Bytes of one prefix block (every layer, every plane, every rank of prefill instance 0).
@@ -108,6 +118,11 @@ protected:
   std::vector<Bytes> heads_bytes(int heads, int layers, int tokens) const;
   Bytes bf16_bytes(int heads, int layers, int tokens) const;
   static void reset_pieces(RequestState& request);
+  // Starts one of the request's KV flows to decode under the transfer timeout; `arrived` runs when
+  // its last byte is in (never for a flow the timeout cancels).
+  void start_kv_flow(RequestState& request, net::FlowSpec spec, std::function<void()> arrived);
+  // Whether work begun in transfer attempt `attempt` belongs to one the timeout abandoned.
+  static bool stale(const RequestState& request, int attempt) { return request.kv.attempt != attempt; }
   // Whether a flow's label can be seen (an observer of flows is subscribed); labels are formatted
   // only then.
   bool labels_seen() const {
@@ -123,6 +138,12 @@ protected:
   std::vector<KernelStream> decode_streams_;
 
 private:
+  void hand_over(RequestState& request, const HeldPiece& piece);
+  void arm(RequestState& request);
+  void timed_out(RequestState& request, int attempt);
+  Bytes cancel_flows(RequestState& request);
+  void resend(RequestState& request);
+  void reprefill(RequestState& request);
   void hold(RequestState& request, const HeldPiece& piece);
   void release_held(RequestState& request);
   void control_message(const RequestState& request, net::HostId from, net::HostId to,
@@ -130,6 +151,8 @@ private:
 
   std::function<void(RequestState&)> ask_;
   TransferInitiator initiator_ = TransferInitiator::prefill;
+  KvTransferSpec timeout_;
+  FaultHooks hooks_;
 };
 
 }  // namespace lynxsim::serving

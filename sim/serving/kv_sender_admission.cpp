@@ -5,19 +5,31 @@
 namespace lynxsim::serving {
 
 void KvSender::send(RequestState& request, int layers, int tokens, bool last) {
+  const HeldPiece piece{false, 0, layers, tokens, last};
   if (!ask_ || request.kv_gate == KvGate::admitted) {
-    send_piece(request, layers, tokens, last);
+    hand_over(request, piece);
     return;
   }
-  hold(request, HeldPiece{false, 0, layers, tokens, last});
+  hold(request, piece);
 }
 
 void KvSender::load(RequestState& request, net::HostId store, int tokens, bool last) {
+  const HeldPiece piece{true, store, 0, tokens, last};
   if (!ask_ || request.kv_gate == KvGate::admitted) {
-    load_piece(request, store, tokens, last);
+    hand_over(request, piece);
     return;
   }
-  hold(request, HeldPiece{true, store, 0, tokens, last});
+  hold(request, piece);
+}
+
+void KvSender::hand_over(RequestState& request, const HeldPiece& piece) {
+  if (request.kv.abandoned) return;
+  if (timeout_.timeout) request.kv.handed.push_back(piece);
+  if (piece.from_store) {
+    load_piece(request, piece.store, piece.tokens, piece.last);
+  } else {
+    send_piece(request, piece.layers, piece.tokens, piece.last);
+  }
 }
 
 void KvSender::set_admission(TransferInitiator initiator, std::function<void(RequestState&)> ask) {
@@ -52,13 +64,7 @@ void KvSender::release_held(RequestState& request) {
   request.kv_gate = KvGate::admitted;
   const std::vector<HeldPiece> held = std::move(request.held_pieces);
   request.held_pieces.clear();
-  for (const HeldPiece& p : held) {
-    if (p.from_store) {
-      load_piece(request, p.store, p.tokens, p.last);
-    } else {
-      send_piece(request, p.layers, p.tokens, p.last);
-    }
-  }
+  for (const HeldPiece& p : held) hand_over(request, p);
 }
 
 void KvSender::control_message(const RequestState& request, net::HostId from, net::HostId to,

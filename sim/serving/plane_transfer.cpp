@@ -67,8 +67,9 @@ void PlaneTransfer::send_flows(RequestState& request, const std::vector<net::Hos
       }
       spec.tag = static_cast<std::int64_t>(request.metrics.id);
       spec.order_key = spec.tag;
-      network_.start_flow(std::move(spec), [this, &request, index, p = static_cast<int>(plane)](
-                                               const auto&) { on_flow_done(request, index, p); });
+      start_kv_flow(request, std::move(spec), [this, &request, index, p = static_cast<int>(plane)] {
+        on_flow_done(request, index, p);
+      });
     }
   }
 }
@@ -100,17 +101,17 @@ void PlaneTransfer::run_decode_kernel(RequestState& request, std::size_t piece, 
   const Time start = max(sim_.now(), stream.busy_until());
   const Time end = stream.submit(sim_.now(), duration);
   const bool ready = planes == params_.method->decode_after_planes;
-  sim_.schedule_at(end, [this, &request, start, end, ready, full] {
+  sim_.schedule_at(end, [this, &request, start, end, ready, full, attempt = request.kv.attempt] {
     sim_.bus().publish(KernelRan{request.metrics.id, "decode",
                                  full && !ready ? "merge" : "dequantize", start, end});
-    piece_decoded(request, ready, full);
+    if (!stale(request, attempt)) piece_decoded(request, ready, full);
   });
 }
 
 void PlaneTransfer::piece_decoded(RequestState& request, bool ready, bool full) {
   const auto sent = static_cast<int>(request.pieces.size());
   if (ready && ++request.pieces_ready == sent && request.all_sent) {
-    request.metrics.decode_ready_at = sim_.now();
+    if (!request.kv.ready_signalled) request.metrics.decode_ready_at = sim_.now();
     if (full) request.full_kv = true;
     on_ready_(request);
   }

@@ -7,4 +7,12 @@ Time RequestMetrics::tpot() const {
   return Time::from_ps((last_token_at - first_commit_at).ps() / (output_tokens - 1));
 }
 
+std::string_view failure_cause_name(FailureCause cause) {
+  switch (cause) {
+    case FailureCause::none: return "";
+    case FailureCause::kv_transfer_timeout: return "kv_transfer_timeout";
+  }
+  return "";
+}
+
 }  // namespace lynxsim::serving

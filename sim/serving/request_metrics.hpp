@@ -30,6 +30,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/core/time.hpp"
@@ -38,6 +39,10 @@
 #include "sim/quant/method_spec.hpp"
 
 namespace lynxsim::serving {
+
+// Why a request failed (none: it finished).
+enum class FailureCause { none, kv_transfer_timeout };
+std::string_view failure_cause_name(FailureCause cause);
 
 struct RequestMetrics {
   std::uint64_t id = 0;
@@ -69,6 +74,15 @@ struct RequestMetrics {
   Time memory_wait_time;
   Time kv_admission_wait;
   bool meets_slo = true;
+  // KV transfer faults (kv_transfer_faults.hpp): bytes that left a source for this request's KV
+  // flows to decode, of which wasted in cancelled flows; timeouts; how the request ended.
+  Bytes kv_bytes_sent;
+  Bytes kv_bytes_wasted;
+  int kv_timeouts = 0;
+  bool reprefilled = false;
+  bool degraded = false;
+  FailureCause failure = FailureCause::none;
+  bool failed() const { return failure != FailureCause::none; }
   // cachegen: chunks sent at each quality level (index = level) and chunks sent as text.
   std::vector<int> cachegen_chunks_per_level;
   int cachegen_text_chunks = 0;

@@ -8,6 +8,7 @@
 // and the planes decode needs of every piece have arrived and been decoded.
 
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "sim/net/network.hpp"
@@ -30,6 +31,20 @@ struct HeldPiece {
   int layers = 0;
   int tokens = 0;
   bool last = false;
+};
+
+// A request's KV transfer as the timeout sees it (kv_transfer_faults.hpp): the attempt in
+// progress, its flows not yet arrived (id and size), the pieces handed over so far (resent whole on
+// a retry), and whether the transfer was given up (re-prefilled, committed on the anchor, failed:
+// later pieces from prefill are dropped).
+struct KvTransferState {
+  int attempt = 0;
+  bool armed = false;
+  std::vector<std::pair<net::FlowId, Bytes>> flows;
+  Bytes delivered;  // by the attempt's arrived flows
+  std::vector<HeldPiece> handed;
+  bool abandoned = false;
+  bool ready_signalled = false;
 };
 
 // Where a request's transfer stands with its decode instance's admission.
@@ -57,6 +72,7 @@ struct RequestState {
   Time kv_asked_at;               // when the decode instance was asked to admit the transfer
   std::int64_t staged_bytes = 0;  // held in the decode instance's staging buffers
   bool transfer_in_flight = false;
+  KvTransferState kv;
 
   bool prefill_started = false;
   int prefilled_tokens = 0;  // context tokens whose KV exists on the prefill instance

@@ -178,6 +178,12 @@ void ServingCluster::build_instances(const quant::MethodSpec& method, double acc
   }
   transfer_->set_admission(config_.kv_admission.initiator,
                            [this](RequestState& r) { decode_of(r).ask_transfer(r); });
+  transfer_->set_transfer_timeout(
+      config_.kv_transfer, {[this](RequestState& r) { decode_of(r).fail(r); },
+                            [this](RequestState& r) {
+                              decode_of(r).transfer_done(r);
+                              decode_of(r).commit_on_anchor(r);
+                            }});
   for (std::size_t i = 0; i < prefill_specs.size(); ++i) {
     const PrefillParams pp{static_cast<int>(i), config_.streaming, config_.prefill_schedule,
                            config_.layers_per_flow, exchanges_[i].get()};
@@ -269,6 +275,7 @@ void ServingCluster::arrive_with_cache(RequestState& request, PrefillInstance& p
 }
 
 void ServingCluster::prefill_done(RequestState& request) {
+  if (request.metrics.failed()) return;
   if (cache_ && request.hash_ids != nullptr) cache_->insert(*request.hash_ids);
   if (config_.first_token_from == FirstTokenSource::prefill) {
     commit_prefill_token(request);

@@ -123,6 +123,21 @@ struct KvAdmissionSpec {
   TransferInitiator initiator = TransferInitiator::prefill;
 };
 
+// A KV transfer that has not delivered every flow within `timeout` of its first flow's start is
+// cancelled (kv_transfer_faults.hpp has the model and sources); then, by fallback:
+//   retry                resend the whole KV, at most `retries` times, then fail the request;
+//   reprefill_on_decode  the decode instance prefills the prompt itself (vLLM's kv_load_failure_policy
+//                        "recompute");
+//   commit_on_anchor     (speculative methods) with the anchor in, the request commits its drafts
+//                        at the anchor's precision, unverified (degraded); before the anchor, as retry.
+enum class KvTransferFallback { retry, reprefill_on_decode, commit_on_anchor };
+
+struct KvTransferSpec {
+  std::optional<Time> timeout;  // none: transfers never time out
+  int retries = 0;
+  KvTransferFallback fallback = KvTransferFallback::reprefill_on_decode;
+};
+
 // Context loading (CacheGen's and LMCache's setting, and KV-store hits in disaggregated serving):
 // the KV of every request's first c tokens is in a store host, encoded with the method, and is
 // loaded over the network instead of being prefilled. c = cached_tokens when given, else
@@ -194,6 +209,7 @@ struct ServingConfig {
   PrefillSchedule prefill_schedule;
   DecodeMemorySpec decode_memory;
   KvAdmissionSpec kv_admission;
+  KvTransferSpec kv_transfer;
   PrefixCacheSpec prefix_cache;
   ContextLoadingSpec context_loading;
   ServingSlo slo;

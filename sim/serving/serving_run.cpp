@@ -35,7 +35,7 @@ std::vector<RequestState> make_requests(const ServingConfig& config, const quant
 }
 
 bool meets_slo(const ServingSlo& slo, const RequestMetrics& m) {
-  return (!slo.ttft || m.ttft() <= *slo.ttft) && (!slo.tpot || m.tpot() <= *slo.tpot);
+  return !m.failed() && (!slo.ttft || m.ttft() <= *slo.ttft) && (!slo.tpot || m.tpot() <= *slo.tpot);
 }
 
 double achieved_concurrency(const std::vector<RequestMetrics>& requests) {
@@ -44,6 +44,7 @@ double achieved_concurrency(const std::vector<RequestMetrics>& requests) {
   Time last = Time::zero();
   double busy_s = 0.0;
   for (const RequestMetrics& m : requests) {
+    if (m.failed()) continue;
     first = std::min(first, m.arrived_at);
     last = std::max(last, m.last_token_at);
     busy_s += m.e2e().seconds();
@@ -55,14 +56,16 @@ double achieved_concurrency(const std::vector<RequestMetrics>& requests) {
 void add_rates(ClusterStats& s, const std::vector<RequestMetrics>& requests, Time end) {
   const double seconds = end.seconds();
   std::int64_t tokens = 0;
+  std::int64_t finished = 0;
   for (const RequestMetrics& m : requests) {
-    tokens += m.output_tokens;
+    finished += m.failed() ? 0 : 1;
+    tokens += m.failed() ? 0 : m.output_tokens;
     s.requests_meeting_slo += m.meets_slo ? 1 : 0;
     s.cache_hit_tokens += m.cached_tokens;
   }
   if (seconds <= 0.0) return;
   s.achieved_concurrency = achieved_concurrency(requests);
-  s.requests_per_s = static_cast<double>(requests.size()) / seconds;
+  s.requests_per_s = static_cast<double>(finished) / seconds;
   s.output_tokens_per_s = static_cast<double>(tokens) / seconds;
   s.goodput_requests_per_s = static_cast<double>(s.requests_meeting_slo) / seconds;
 }

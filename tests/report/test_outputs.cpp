@@ -70,7 +70,9 @@ TEST_CASE("requests.csv has one row per request and method") {
   CHECK(lines[1].rfind("bf16,0,32768,11,0.000000000000,0.001000000000,", 0) == 0);
   CHECK(lines[1].back() == ',');
   CHECK(lines[6].rfind("lynx,1,", 0) == 0);
-  CHECK(lines[6].find(",8000,4000,4000") != std::string::npos);
+  CHECK(lines[6].find(",8000,0,0,0,0,0,0,,4000,4000") != std::string::npos);
+  CHECK(lines[0].find(",bytes_total,kv_bytes_sent,kv_bytes_wasted,kv_timeouts,reprefilled,degraded,"
+                      "failed,cause,plane0_bytes") != std::string::npos);
   CHECK(lines[0].find(",wasted_draft_tokens,retracted_tokens,") != std::string::npos);
   CHECK(lines[0].find(",ttft_speculative_s,ttdt_speculative_s,ttdt_commit_s,") != std::string::npos);
 }
@@ -94,8 +96,8 @@ TEST_CASE("requests.csv counts cachegen chunks per quality level, empty for othe
   CHECK(head.find(",plane1_bytes,cachegen_text_chunks,cachegen_level0_chunks,"
                   "cachegen_level1_chunks,cachegen_level2_chunks,cachegen_level3_chunks") !=
         std::string::npos);
-  CHECK(csv.find(",8000,4000,4000,2,3,1,0,0\n") != std::string::npos);
-  CHECK(csv.find(",8000,4000,4000,0,0,5,0,0\n") != std::string::npos);
+  CHECK(csv.find(",8000,0,0,0,0,0,0,,4000,4000,2,3,1,0,0\n") != std::string::npos);
+  CHECK(csv.find(",8000,0,0,0,0,0,0,,4000,4000,0,0,5,0,0\n") != std::string::npos);
   CHECK(csv.find(",,,,,\n") != std::string::npos);
   const auto summaries = summarize_methods(results);
   CHECK(summaries.back().cachegen_chunks_per_level == std::vector<std::int64_t>{3, 6, 0, 0});
@@ -113,4 +115,28 @@ TEST_CASE("csv text fields are quoted when needed") {
   CHECK(csv_field("lynx") == "lynx");
   CHECK(csv_field("a,b") == "\"a,b\"");
   CHECK(csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+}
+
+TEST_CASE("a failed request is counted and listed but left out of the latency statistics") {
+  auto results = testing::sample_results();
+  auto& bf16 = results.front().requests;
+  bf16[1].failure = serving::FailureCause::kv_transfer_timeout;
+  bf16[1].kv_timeouts = 2;
+  bf16[1].kv_bytes_sent = Bytes{700};
+  bf16[1].kv_bytes_wasted = Bytes{700};
+  bf16[0].degraded = true;
+  const auto summaries = summarize_methods(results);
+  const MethodSummary& s = summaries.front();
+  CHECK(s.num_requests == 2);
+  CHECK(s.failed_requests == 1);
+  CHECK(s.degraded_requests == 1);
+  CHECK(s.kv_timeouts == 2);
+  CHECK(s.kv_bytes_wasted == 700);
+  CHECK(s.ttft_s.p99 == doctest::Approx(0.4));
+  CHECK(s.ttft_s.mean == doctest::Approx(0.4));
+  const auto json = summary_json("demo", summaries);
+  CHECK(json["methods"]["bf16"]["failed_requests"] == 1);
+  CHECK(json["methods"]["bf16"]["kv_bytes_sent"] == 700);
+  const std::string csv = requests_csv(results);
+  CHECK(csv.find(",700,700,2,0,0,1,kv_transfer_timeout,") != std::string::npos);
 }

@@ -3,6 +3,7 @@
 // single-link network.
 
 #include <memory>
+#include <optional>
 
 #include "sim/scenario/card_files.hpp"
 #include "sim/net/flow_network.hpp"
@@ -50,6 +51,18 @@ inline net::NetworkSpec leaf_spine_spec(int leaves, int hosts_per_leaf, double r
   spec.topology = topo;
   spec.setup_time = Time::from_us(50);
   return spec;
+}
+
+// `count` outages of `link` from `down_at`, each `down_for` long, one every `every` (none: one outage).
+inline net::LinkFaultSpec link_flap(const char* link, Time down_at, Time down_for,
+                                   std::optional<Time> every, int count) {
+  net::LinkFaultSpec flap;
+  flap.link = link;
+  flap.down_at = down_at;
+  flap.down_for = down_for;
+  flap.every = every;
+  flap.count = count;
+  return flap;
 }
 
 inline serving::NetworkFactory network_of(net::NetworkSpec spec) {

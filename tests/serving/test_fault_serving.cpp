@@ -15,12 +15,8 @@ namespace {
 // outages on prefill instance 0's NIC.
 NetworkFactory faulty_leaf_spine() {
   net::NetworkSpec spec = test::leaf_spine_spec(2, 2, 10e9);
-  net::LinkFaultSpec flap;
-  flap.link = "leaf1.h0-leaf1";
-  flap.down_at = Time::from_ms(500);
-  flap.down_for = Time::from_ms(100);
-  flap.every = Time::from_ms(700);
-  flap.count = 5;
+  const net::LinkFaultSpec flap =
+      test::link_flap("leaf1.h0-leaf1", Time::from_ms(500), Time::from_ms(100), Time::from_ms(700), 5);
   net::LinkFaultSpec random;
   random.link = "leaf0.h0-leaf0";
   random.down_for = Time::from_ms(30);
