@@ -38,6 +38,7 @@ std::vector<serving::RequestSpec> drawn_lengths(ObjectReader& r, std::optional<i
                                                 const std::filesystem::path& base_dir,
                                                 json& resolved) {
   const FieldSection& F = field_section("workload-closed-loop");
+  const std::size_t before = r.issues().size();
   if (!count && r.get("count") == nullptr) {
     r.issues().add(r.child("count"), "required without \"lengths_from\"");
   }
@@ -51,7 +52,7 @@ std::vector<serving::RequestSpec> drawn_lengths(ObjectReader& r, std::optional<i
     }
     lengths[i] = read_length(*v, r.child(keys[i]), r.issues(), base_dir, resolved[keys[i]]);
   }
-  if (!count) return {};
+  if (!count || r.issues().size() != before) return {};
   return serving::sample_requests(*count, lengths[0], lengths[1], seed);
 }
 
