@@ -38,10 +38,14 @@ net::NetworkSpec load_network(const fs::path& file) {
   } catch (const scenario::InputFileError& e) {
     throw InputError(fmt::format("network {}", e.what()));
   }
+  nlohmann::json network;
   try {
-    return scenario::parse_network(nlohmann::json::parse(text), "", file.parent_path().string());
-  } catch (const nlohmann::json::parse_error& e) {
+    network = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
     throw InputError(fmt::format("{}: not valid JSON: {}", file.string(), e.what()));
+  }
+  try {
+    return scenario::parse_network(network, "", file.parent_path().string());
   } catch (const scenario::NetConfigError& e) {
     throw InputError(fmt::format("{}: {}", file.string(), e.what()));
   }

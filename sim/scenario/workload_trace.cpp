@@ -65,7 +65,7 @@ Record mooncake_record(std::string_view text, bool keep_hashes) {
   nlohmann::json line;
   try {
     line = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {
     throw LineError(fmt::format("not a JSON object ({})", e.what()));
   }
   if (!line.is_object()) throw LineError("expected a JSON object");
