@@ -131,6 +131,9 @@ struct NetworkSpec {
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.
 Topology build_topology(const TopologySpec& spec);
 
+// The link specs the topology's links are built with (each once or more), without building it.
+std::vector<LinkSpec> link_specs(const TopologySpec& spec);
+
 // Why a bandwidth trace cannot be played (no points, times not strictly increasing or closer than
 // kMinTraceStep, a repeating trace without a positive period, a link left at rate 0 for ever), or
 // nullopt; the parser and the player both ask it.

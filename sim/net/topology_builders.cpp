@@ -27,14 +27,21 @@ Topology build(const SingleLinkTopology& s) {
   return t;
 }
 
-Topology build(const LeafSpineTopology& s) {
-  require(s.leaves >= 1 && s.hosts_per_leaf >= 1 && s.spines >= 1,
-          "leaf-spine: leaves, hosts_per_leaf and spines must be at least 1");
+// The spine links: `uplink`, or with an oversubscription the rate that gives a leaf's uplinks
+// hosts_per_leaf x host rate / oversubscription in all.
+LinkSpec leaf_spine_uplink(const LeafSpineTopology& s) {
   LinkSpec up = s.uplink;
   if (s.oversubscription) {
     require(*s.oversubscription > 0.0, "leaf-spine: oversubscription must be positive");
     up.rate = {s.hosts_per_leaf * s.host_link.rate.value / (s.spines * *s.oversubscription)};
   }
+  return up;
+}
+
+Topology build(const LeafSpineTopology& s) {
+  require(s.leaves >= 1 && s.hosts_per_leaf >= 1 && s.spines >= 1,
+          "leaf-spine: leaves, hosts_per_leaf and spines must be at least 1");
+  const LinkSpec up = leaf_spine_uplink(s);
   Topology t;
   std::vector<NodeId> spines;
   for (int i = 0; i < s.spines; ++i) spines.push_back(t.add_switch(fmt::format("spine{}", i)));
@@ -113,6 +120,26 @@ Topology build(const GraphTopology& s) {
 
 Topology build_topology(const TopologySpec& spec) {
   return std::visit([](const auto& s) { return build(s); }, spec);
+}
+
+std::vector<LinkSpec> link_specs(const TopologySpec& spec) {
+  struct Specs {
+    std::vector<LinkSpec> operator()(const SingleLinkTopology& s) const { return {s.link}; }
+    std::vector<LinkSpec> operator()(const LeafSpineTopology& s) const {
+      return {s.host_link, leaf_spine_uplink(s)};
+    }
+    std::vector<LinkSpec> operator()(const FatTreeTopology& s) const {
+      return {s.link, s.host_link.value_or(s.link)};
+    }
+    std::vector<LinkSpec> operator()(const CrossDcTopology& s) const { return {s.host_link, s.wan}; }
+    std::vector<LinkSpec> operator()(const NvlinkIslandTopology& s) const { return {s.nvlink}; }
+    std::vector<LinkSpec> operator()(const GraphTopology& s) const {
+      std::vector<LinkSpec> out;
+      for (const GraphLink& l : s.links) out.push_back(l.spec);
+      return out;
+    }
+  };
+  return std::visit(Specs{}, spec);
 }
 
 }  // namespace lynxsim::net

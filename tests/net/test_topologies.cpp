@@ -141,3 +141,20 @@ TEST_CASE("every preset in configs/topologies parses and builds") {
     CHECK(build_topology(spec.topology).num_hosts() >= 2);
   }
 }
+
+TEST_CASE("link_specs lists the rates every built link has, an oversubscribed uplink's derived one too") {
+  const std::vector<TopologySpec> specs{
+      SingleLinkTopology{link_of(25, 1)},
+      LeafSpineTopology{3, 6, 2, link_of(100, 1), link_of(400, 1), 2.0},
+      FatTreeTopology{4, link_of(200, 1), link_of(50, 1)},
+      CrossDcTopology{2, link_of(100, 1), link_of(10, 5)},
+      NvlinkIslandTopology{4, link_of(900, 1)}};
+  for (const TopologySpec& spec : specs) {
+    std::set<double> listed;
+    for (const LinkSpec& l : link_specs(spec)) listed.insert(l.goodput().value);
+    std::set<double> built;
+    const Topology t = build_topology(spec);
+    for (const DirectedLink& l : t.links()) built.insert(l.spec.goodput().value);
+    CHECK(listed == built);
+  }
+}
