@@ -1,5 +1,7 @@
 #include "sim/quant/method_spec.hpp"
 
+#include "sim/quant/format_methods.hpp"
+
 #include <fmt/format.h>
 #include <numeric>
 #include <sstream>
@@ -10,7 +12,7 @@ namespace {
 
 constexpr const char* kAcceptedNames =
     "bf16, int2..int8, kivi2..kivi8, lynx, lynx-A+B[+C...] (at least two widths summing to 8), lynx-qs, "
-    "cachegen, cachegen-L (L = 0..3)";
+    "cachegen, cachegen-L (L = 0..3), fp8-e4m3, fp8-e5m2, int8-pth, fp8-pth, lynx-e4m3-A+B, lynx-e5m2-A+B";
 
 [[noreturn]] void unknown(std::string_view name) {
   throw std::invalid_argument(fmt::format("unknown transfer method \"{}\" (accepted: {})", name, kAcceptedNames));
@@ -123,12 +125,15 @@ MethodSpec method_from_name(std::string_view name) {
     return m;
   }
   if (name == "cachegen") return cachegen("cachegen", 1);
+  if (auto m = format_method_from_name(name)) return *std::move(m);
   return parse_prefixed(name);
 }
 
 std::vector<std::string> method_preset_names() {
-  return {"bf16", "int8", "int4", "kivi2", "kivi4", "lynx", "lynx-2+2+4", "lynx-3+5", "lynx-2+6",
-          "lynx-1+1+2+4", "lynx-qs", "cachegen"};
+  std::vector<std::string> names{"bf16",     "int8",       "int4",         "kivi2",   "kivi4",   "lynx",
+                                  "lynx-2+2+4", "lynx-3+5", "lynx-2+6", "lynx-1+1+2+4", "lynx-qs", "cachegen"};
+  for (std::string& name : format_preset_names()) names.push_back(std::move(name));
+  return names;
 }
 
 std::string_view family_name(MethodFamily family) {
@@ -138,6 +143,7 @@ std::string_view family_name(MethodFamily family) {
     case MethodFamily::kivi: return "kivi";
     case MethodFamily::lynx: return "lynx";
     case MethodFamily::cachegen: return "cachegen";
+    case MethodFamily::scaled: return "scaled";
   }
   return "?";
 }
@@ -158,7 +164,7 @@ std::string MethodSpec::canonical() const {
     for (const int p : planes) out << p << ".";
   }
   out << ",anchor=" << decode_after_planes << ",group=" << group_size << ",kivi_window=" << kivi_window
-      << ",kivi_group=" << kivi_group << ",cachegen_level=" << cachegen_level << "}";
+      << ",kivi_group=" << kivi_group << ",cachegen_level=" << cachegen_level << format_canonical(*this) << "}";
   return out.str();
 }
 
@@ -188,7 +194,16 @@ std::vector<std::string> validate_method(const MethodSpec& m) {
   if (m.acceptance && (*m.acceptance < 0.0 || *m.acceptance > 1.0)) {
     problems.emplace_back("acceptance must lie in [0, 1]");
   }
+  check_format_method(m, problems);
   return problems;
+}
+
+std::optional<std::string> head_dim_problem(const MethodSpec& m, int head_dim) {
+  if (!m.format) return std::nullopt;
+  const KvFormatInfo& info = kv_format_info(*m.format);
+  if (info.scales != ScaleLayout::per_block || head_dim % info.block_elements == 0) return std::nullopt;
+  return fmt::format("{} scales blocks of {} values, which do not divide the model's head dimension {}", info.name,
+                     info.block_elements, head_dim);
 }
 
 }  // namespace lynxsim::quant

@@ -19,12 +19,20 @@
 //             instead: a 4-bit round-to-nearest anchor and a signed 4-bit residual at s/16, keys in
 //             per-channel groups of group_size tokens, values in per-token groups of group_size
 //             channels (128 by default, QuantSpec's configuration)
+//   scaled    a KV cache format engines store as it is (kv_format.hpp: fp8-e4m3, fp8-e5m2 with a
+//             per-tensor scale, int8-pth, fp8-pth with per-token-head scales): one plane of the
+//             format's code, its scales with it. The per-tensor scale is `tensor_scale`: a fixed
+//             value (1.0, vLLM's default) or calibrated from the tensor's absolute maximum.
+//             A lynx method with a `format` (lynx-e4m3-5+3 ...) splits that code by significance
+//             instead of the integer code: its anchor keeps sign and exponent (and the leading
+//             mantissa bits) and is decoded at the middle of the dropped mantissa interval; all
+//             planes merged are bit-identical to the format.
 //   cachegen  CacheGen's layer-wise bins and arithmetic coding; bytes per token measured by encoding
 //             real tensors; sent chunk by chunk with a per-chunk quality level. `cachegen_level` is
 //             the highest-quality level the sender may pick (cachegen = level 1, the paper's
 //             configuration; cachegen-<L>, L = 0..3); CacheGenParams hold the adaptation and coder
 //             parameters.
-// Every quantized group carries a 16-bit scale and a 16-bit zero point, sent with plane 0.
+// Every quantized group of an integer code carries a 16-bit scale and a 16-bit zero point, sent with plane 0.
 //
 // CacheGen coder throughput defaults. The CPU coder (cachegen_bench.hpp, one thread, 1500 tokens x
 // 1024 channels) measures about 150 MB/s of BF16 KV when encoding and 100 MB/s when decoding; the
@@ -37,9 +45,11 @@
 #include <string_view>
 #include <vector>
 
+#include "sim/quant/kv_format.hpp"
+
 namespace lynxsim::quant {
 
-enum class MethodFamily { bf16, int_n, kivi, lynx, cachegen };
+enum class MethodFamily { bf16, int_n, kivi, lynx, cachegen, scaled };
 enum class AnchorScheme { midpoint, quantspec };
 
 inline constexpr double kCacheGenDefaultEncodeMbPerS = 150.0 * 200.0;
@@ -54,6 +64,12 @@ struct CacheGenParams {
   double decode_mb_per_s = kCacheGenDefaultDecodeMbPerS;  // BF16 MB/s decoded per GPU
 };
 
+// The per-tensor scale of a per_tensor format: a fixed value, or amax / the format's largest value.
+struct TensorScale {
+  bool calibrated = false;
+  double value = 1.0;  // when not calibrated: > 0 and finite
+};
+
 struct MethodSpec {
   std::string name;
   MethodFamily family = MethodFamily::bf16;
@@ -66,6 +82,8 @@ struct MethodSpec {
   AnchorScheme anchor_scheme = AnchorScheme::midpoint;
   int cachegen_level = 1;
   CacheGenParams cachegen;
+  std::optional<KvFormat> format;  // scaled methods, and Lynx over a format's code
+  TensorScale tensor_scale;
   std::optional<double> acceptance;  // a fixed draft acceptance instead of the calibrated one
   std::string description;
 
@@ -79,7 +97,9 @@ struct MethodSpec {
 };
 
 // Parses a method name: bf16, int2..int8, kivi2..kivi8, lynx (= lynx-4+4), lynx-A+B[+C...] (at
-// least two plane widths summing to 8), lynx-qs, cachegen (level 1), cachegen-L (L = 0..3).
+// least two plane widths summing to 8), lynx-qs, cachegen (level 1), cachegen-L (L = 0..3), the
+// format names of kv_formats() and lynx-<format's lynx_name>-A+B[+C...] (widths summing to the
+// format's code bits).
 // Throws std::invalid_argument naming the accepted forms.
 MethodSpec method_from_name(std::string_view name);
 // The names `lynxsim list` shows.
@@ -88,5 +108,7 @@ std::string_view family_name(MethodFamily family);
 // Checks internal consistency (plane bits sum to `bits`, 1 <= decode_after_planes <= planes, ...);
 // returns the problems found, empty when the method is valid.
 std::vector<std::string> validate_method(const MethodSpec& method);
+// A problem of the method with a model's head dimension (a format's scale block must divide it).
+std::optional<std::string> head_dim_problem(const MethodSpec& method, int head_dim);
 
 }  // namespace lynxsim::quant

@@ -5,6 +5,7 @@
 // without "planes" sets planes to [bits]. The result must pass quant::validate_method, and
 // method names must be unique within a scenario.
 
+#include <cmath>
 #include <fmt/format.h>
 #include <numeric>
 #include <set>
@@ -44,6 +45,26 @@ std::optional<std::vector<int>> read_planes(ObjectReader& r) {
   }
   for (const auto& b : *v) planes.push_back(b.get<int>());
   return planes;
+}
+
+// A positive finite number or "amax".
+void read_tensor_scale(ObjectReader& r, quant::TensorScale& scale) {
+  const auto* v = r.get(field_section("method")["tensor_scale"].key);
+  if (v == nullptr) return;
+  if (v->is_string() && v->get<std::string>() == "amax") {
+    scale.calibrated = true;
+    return;
+  }
+  if (v->is_number() && v->get<double>() > 0.0 && std::isfinite(v->get<double>())) {
+    scale = {false, v->get<double>()};
+    return;
+  }
+  r.issues().add(r.child("tensor_scale"), fmt::format("expected a positive finite scale or \"amax\", got {}",
+                                                      describe_value(*v)));
+}
+
+nlohmann::json tensor_scale_json(const quant::TensorScale& scale) {
+  return scale.calibrated ? nlohmann::json("amax") : nlohmann::json(scale.value);
 }
 
 void read_cachegen(ObjectReader& parent, quant::CacheGenParams& p) {
@@ -92,6 +113,7 @@ void read_overrides(ObjectReader& r, quant::MethodSpec& m) {
   if (const auto v = r.number(F["acceptance"])) m.acceptance = *v;
   if (const auto v = r.string(F["description"])) m.description = *v;
   read_cachegen(r, m.cachegen);
+  read_tensor_scale(r, m.tensor_scale);
   if (r.get("anchor_scheme") != nullptr) {
     m.anchor_scheme = r.choice<quant::AnchorScheme>(
         F["anchor_scheme"], {{"midpoint", quant::AnchorScheme::midpoint},
@@ -113,6 +135,7 @@ nlohmann::json method_json(const std::string& preset_name, const quant::MethodSp
       {"cachegen_level", m.cachegen_level},
       {"description", m.description}};
   if (m.family == quant::MethodFamily::cachegen) j["cachegen"] = cachegen_json(m.cachegen);
+  if (m.format) j["tensor_scale"] = tensor_scale_json(m.tensor_scale);
   if (m.acceptance) j["acceptance"] = *m.acceptance;
   return j;
 }

@@ -177,6 +177,16 @@ void read_cache_dir(ObjectReader& top, Scenario& s, const ParseOptions& options,
   resolved["cache_dir"] = s.cache_dir.string();
 }
 
+// A format's scale blocks must tile the model's head dimension (every method read, so index i is item i).
+void check_method_head_dim(const Scenario& s, const std::string& path, IssueList& issues) {
+  if (s.serving.model.head_dim < 1) return;
+  for (std::size_t i = 0; i < s.methods.size(); ++i) {
+    if (const auto problem = quant::head_dim_problem(s.methods[i], s.serving.model.head_dim)) {
+      issues.add(pointer_child(path, std::to_string(i)), *problem);
+    }
+  }
+}
+
 void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
   if (const auto* model = top.get("model", true)) {
     s.serving.model = read_model(*model, top.child("model"), ctx, res["model"]);
@@ -201,7 +211,9 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
                                        res["workload"], s.serving.client);
   }
   if (const auto* methods = top.get("methods", true)) {
+    const std::size_t issues_before = ctx.issues.size();
     s.methods = read_methods(*methods, top.child("methods"), ctx.issues, res["methods"]);
+    if (ctx.issues.size() == issues_before) check_method_head_dim(s, top.child("methods"), ctx.issues);
   }
   read_serving(section(top, "serving", false), top.child("serving"), ctx.issues, s.serving,
                res["serving"]);

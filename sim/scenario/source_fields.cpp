@@ -129,6 +129,10 @@ constexpr std::array kMethod{
           .choices = "midpoint|quantspec"},
     Field{.key = "cachegen_level", .type = T::integer, .doc = "CacheGen's fixed quality level",
           .default_doc = kPresets, .min = 0, .max = kMaxCacheGenLevel},
+    Field{.key = "tensor_scale",
+          .doc = "per-tensor FP8 formats: a positive number (the fixed scale; 1.0 is vLLM's default) or "
+                 "`\"amax\"` (calibrated: the tensor's absolute maximum / the format's largest value)",
+          .default_doc = "`1.0`"},
     Field{.key = "acceptance", .type = T::number, .doc = "draft acceptance of a speculative method",
           .default_doc = "measured", .min = 0, .max = 1},
     Field{.key = "description", .type = T::text, .doc = "free text", .default_doc = kPresets},

@@ -25,6 +25,22 @@ std::vector<Bytes> grouped_planes(const quant::MethodSpec& m, std::int64_t tenso
   return out;
 }
 
+// A KV format's code split into the method's planes (one plane unless Lynx), its scales with plane 0
+// (kv_format.hpp gives the layout of the scales).
+std::vector<Bytes> format_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
+                                 std::int64_t d, std::int64_t tokens) {
+  const quant::KvFormatInfo& f = quant::kv_format_info(*m.format);
+  std::vector<Bytes> out;
+  for (const int b : m.planes) out.push_back(Bytes{tensors * heads * packed(tokens * d, b)});
+  std::int64_t scales = tensors * f.tensor_scale_bytes;
+  if (f.scales == quant::ScaleLayout::per_token_head) scales += tensors * heads * tokens * f.scale_bytes;
+  if (f.scales == quant::ScaleLayout::per_block) {
+    scales += tensors * heads * tokens * ceil_div(d, f.block_elements) * f.scale_bytes;
+  }
+  out.front() += Bytes{scales};
+  return out;
+}
+
 // Keys per-channel, values per-token; a single tensor (a latent or a state) goes as values.
 std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t tensors, std::int64_t heads,
                                std::int64_t d, std::int64_t tokens) {
@@ -38,11 +54,13 @@ std::vector<Bytes> kivi_planes(const quant::MethodSpec& m, std::int64_t tensors,
 
 std::vector<Bytes> tensor_plane_bytes(const quant::MethodSpec& method, std::int64_t tensors, std::int64_t h,
                                       std::int64_t d, std::int64_t t, double measured_size_ratio) {
+  if (method.format) return format_planes(method, tensors, h, d, t);
   switch (method.family) {
     case quant::MethodFamily::bf16: return {Bytes{bf16_bytes(tensors, h, d, t)}};
     case quant::MethodFamily::int_n:
     case quant::MethodFamily::lynx: return grouped_planes(method, tensors, h, d, t);
     case quant::MethodFamily::kivi: return kivi_planes(method, tensors, h, d, t);
+    case quant::MethodFamily::scaled: break;
     case quant::MethodFamily::cachegen:
       if (!(measured_size_ratio > 0.0)) {
         throw std::invalid_argument("cachegen needs a measured size ratio (run its accuracy measurement)");

@@ -12,6 +12,12 @@
 //              keys per-channel: Tq*d*b/8 codes + (Tq/G)*d*4 metadata; values per-token:
 //              Tq*d*b/8 codes + Tq*ceil(d/G)*4 metadata; the other T - Tq tokens of K and V in bf16
 //   cachegen   measured: bf16 bytes * measured_size_ratio (encoded size of real tensors)
+//   scaled     a KV format (quant/kv_format.hpp) of code width b: codes 2 * H * ceil(T * d * b / 8);
+//              scales with plane 0: per tensor 2 * 4 bytes (one float32 for K, one for V); per
+//              token-head 2 * H * T * 4; per block of B values 2 * H * T * ceil(d / B) * s + the
+//              per-tensor scales (s bytes per block scale). A Lynx split of a format's code sends
+//              each plane's bits of the codes, the scales with plane 0: the planes add up to the
+//              format's bytes.
 // Codes are packed per (layer, head, K or V) block, hence the ceil per block. Heads per rank:
 // ceil(kv_heads / tp) when tp <= kv_heads, else 1 (replicated: every rank holds a full head).
 //

@@ -66,3 +66,28 @@ TEST_CASE("tensor parallelism beyond the KV heads replicates heads") {
   CHECK(kv_heads_per_rank(8, 2) == 4);
   CHECK(kv_heads_per_rank(4, 8) == 1);
 }
+
+TEST_CASE("KV formats: one byte per element plus their float32 scales") {
+  const std::int64_t blocks = 2 * 8 * 32;
+  const std::int64_t codes = blocks * kTokens * 128;
+  // One float32 scale per layer for K and for V, whatever the heads and tokens.
+  for (const char* name : {"fp8-e4m3", "fp8-e5m2"}) {
+    const auto planes = total_plane_bytes(quant::method_from_name(name), kLlama8b, 1, kTokens);
+    REQUIRE(planes.size() == 1);
+    CHECK(planes[0].value == codes + 2 * 32 * 4);
+  }
+  // One float32 scale per token and KV head.
+  for (const char* name : {"int8-pth", "fp8-pth"}) {
+    CHECK(sum(total_plane_bytes(quant::method_from_name(name), kLlama8b, 1, kTokens)) == codes + blocks * kTokens * 4);
+  }
+}
+
+TEST_CASE("Lynx over FP8: the planes split the codes, the scales go with the anchor, the sum is the format") {
+  const auto fp8 = total_plane_bytes(quant::method_from_name("fp8-e4m3"), kLlama8b, 1, kTokens);
+  const auto split = total_plane_bytes(quant::method_from_name("lynx-e4m3-5+3"), kLlama8b, 1, kTokens);
+  REQUIRE(split.size() == 2);
+  const std::int64_t blocks = 2 * 8 * 32;
+  CHECK(split[0].value == blocks * kTokens * 128 * 5 / 8 + 2 * 32 * 4);
+  CHECK(split[1].value == blocks * kTokens * 128 * 3 / 8);
+  CHECK(sum(split) == fp8[0].value);
+}

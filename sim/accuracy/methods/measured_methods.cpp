@@ -6,6 +6,7 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "sim/accuracy/methods/format_codec.hpp"
 #include "sim/quant/cachegen_levels.hpp"
 #include "sim/quant/kivi.hpp"
 
@@ -50,6 +51,7 @@ std::vector<MethodSpec> default_methods() {
 double bits_per_element(const MethodSpec& m, bool anchor_only, int tokens, int head_dim, int num_layers) {
   const double meta_bits = 32.0;
   const int group = m.group_size > 0 ? m.group_size : head_dim;
+  if (m.format) return format_bits_per_element(m, anchor_only, tokens, head_dim);
   switch (m.family) {
     case MethodFamily::bf16: return 16.0;
     case MethodFamily::int_n: return m.bits + meta_bits / group;
@@ -69,6 +71,7 @@ double bits_per_element(const MethodSpec& m, bool anchor_only, int tokens, int h
       }
       return sum / (2.0 * num_layers) + 16.0 / head_dim;
     }
+    case MethodFamily::scaled: break;
   }
   return 0.0;
 }

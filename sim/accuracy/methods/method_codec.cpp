@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "sim/accuracy/methods/anchor_reconstruction.hpp"
+#include "sim/accuracy/methods/format_codec.hpp"
 #include "sim/quant/cachegen_levels.hpp"
 #include "sim/quant/cachegen_quantizer.hpp"
 #include "sim/quant/half_precision.hpp"
@@ -86,6 +87,10 @@ int kivi_boundary(const MethodSpec& m, int tokens) {
 void reconstruct_rows(const MethodSpec& m, const CodecTarget& target, BlockView block, int begin, int end,
                       float* out) {
   if (begin < 0 || end > block.tokens || begin >= end) throw std::invalid_argument("reconstruct_rows: bad row range");
+  if (m.format) {
+    format_rows(m, target.anchor_only, block, begin, end, out);
+    return;
+  }
   const BlockView rows = sub_rows(block, begin, end);
   switch (m.family) {
     case MethodFamily::bf16: round_bf16(rows, out); return;
@@ -98,6 +103,7 @@ void reconstruct_rows(const MethodSpec& m, const CodecTarget& target, BlockView 
       }
       return;
     case MethodFamily::cachegen: cachegen_rows(m, target, rows, out); return;
+    case MethodFamily::scaled: break;
     case MethodFamily::kivi: {
       const int boundary = kivi_boundary(m, block.tokens);
       if (begin < boundary && end > boundary) throw std::invalid_argument("reconstruct_rows: range crosses KIVI window");
@@ -123,6 +129,7 @@ std::vector<float> reconstruct_block(const MethodSpec& m, const CodecTarget& tar
 }
 
 std::string reconstruction_id(const MethodSpec& m, bool anchor_only) {
+  if (m.format) return format_reconstruction_id(m, anchor_only);
   const bool plain_int8 = m.family == MethodFamily::lynx && !m.quantspec() && !anchor_only;
   if (m.family == MethodFamily::int_n || plain_int8) {
     return "int" + std::to_string(plain_int8 ? 8 : m.bits) + "/g" + std::to_string(m.group_size);
