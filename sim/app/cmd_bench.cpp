@@ -36,6 +36,7 @@ void bench_cuda(quant::KernelBenchConfig config) {
   }
   config.layers = 32;
   fmt::print("{}", quant::format_cuda_kernel_bench(quant::bench_kernels_cuda(config)));
+  fmt::print("{}", quant::format_cuda_format_kernels(quant::bench_format_kernels_cuda(config)));
 }
 
 net::NetworkBenchConfig network_bench_config(const BenchOptions& o) {

@@ -196,6 +196,7 @@ KernelBenchResult bench_kernels(const KernelBenchConfig& config) {
   result.fast_single = single.codec;
   result.memcpy_threads_gbps = threaded.memcpy_gbps;
   result.fast_threads = threaded.codec;
+  result.formats = bench_format_kernels(config);
   return result;
 }
 
@@ -250,7 +251,7 @@ std::string format_kernel_bench(const KernelBenchResult& r) {
                    r.fast_threads.encode_gbps / mt, r.fast_threads.decode_gbps / mt, "");
   out += ratio_row("1 thread / scalar oracle", fast_vs_ref.quantize_pack_gbps, fast_vs_ref.encode_gbps,
                    fast_vs_ref.decode_gbps, "goal >= 4x");
-  return out;
+  return out + format_format_kernels(r.formats);
 }
 
 }  // namespace lynxsim::quant

@@ -3,9 +3,10 @@
 //
 // Bit-exactness with fp8_math: the quotient x / s is a correctly rounded vdivps; the FP8 magnitude
 // is the float32 bit pattern rounded to nearest even at the format's mantissa width,
-// (a + 2^(k-1) − 1 + ((a >> k) & 1)) >> k, which is round_shift_even for k >= 1; below the smallest
+// (a + 2^(k-1) − 1 + ((a >> k) & 1)) >> k, which is round_shift_even for k >= 1 (the exponent rebias
+// subtracted before the shift: normal values stay positive); below the smallest
 // normal the significand 1.m is rounded the same way by a per-lane shift (capped at 25, where every
-// significand rounds to 0); the result is clamped to the largest finite code (saturation) and the
+// significand rounds to 0; computed only when a lane of the eight is that small); the result is clamped to the largest finite code (saturation) and the
 // sign is or-ed back. Inputs are finite (the codec rejects others), so the NaN branch is not needed
 // when encoding; an infinite quotient saturates like in fp8_math. INT8 clamps to [−128, 127] and
 // converts with vcvtps2dq under the default round-to-nearest-even mode, as the magic-number addition
@@ -47,17 +48,18 @@ LYNXSIM_SCALED_AVX2 float amax_avx2(const float* x, int n) {
   __m256 m = _mm256_setzero_ps();
   int i = 0;
   for (; i + 8 <= n; i += 8) m = _mm256_max_ps(m, _mm256_and_ps(_mm256_loadu_ps(x + i), magnitude));
-  alignas(32) float lanes[8];
-  _mm256_store_ps(lanes, m);
-  float best = amax_portable(x + i, n - i);
-  for (const float lane : lanes) best = lane > best ? lane : best;
-  return best;
+  __m128 h = _mm_max_ps(_mm256_castps256_ps128(m), _mm256_extractf128_ps(m, 1));
+  h = _mm_max_ps(h, _mm_movehl_ps(h, h));
+  h = _mm_max_ss(h, _mm_shuffle_ps(h, h, 1));
+  const float lanes = _mm_cvtss_f32(h);
+  _mm256_zeroupper();
+  const float rest = amax_portable(x + i, n - i);
+  return rest > lanes ? rest : lanes;
 }
 
 struct Fp8Lanes {
   __m128i drop;            // float32 mantissa bits dropped, as a shift count
-  __m256i half_minus_one;  // 2^(drop − 1) − 1
-  __m256i rebias;          // (127 − bias) << mantissa_bits
+  __m256i round_rebias;    // 2^(drop − 1) − 1 − ((127 − bias) << 23): rounding and the exponent's new bias
   __m256i min_normal;      // float32 bits of the smallest normal
   __m256i subnormal_base;  // drop + (1 − bias) + 127: the subnormal shift is this minus the exponent field
   __m256i max_code;
@@ -66,8 +68,8 @@ struct Fp8Lanes {
 LYNXSIM_SCALED_AVX2 Fp8Lanes fp8_lanes(ElementCode code) {
   const fp8_math::Fp8Layout f = fp8_math::fp8_layout(code);
   const int drop = 23 - f.mantissa_bits;
-  return {_mm_cvtsi32_si128(drop), _mm256_set1_epi32((1 << (drop - 1)) - 1),
-          _mm256_set1_epi32((127 - f.bias) << f.mantissa_bits), _mm256_set1_epi32((128 - f.bias) << 23),
+  return {_mm_cvtsi32_si128(drop), _mm256_set1_epi32((1 << (drop - 1)) - 1 - ((127 - f.bias) << 23)),
+          _mm256_set1_epi32((128 - f.bias) << 23),
           _mm256_set1_epi32(drop + 1 - f.bias + 127), _mm256_set1_epi32(static_cast<int>(f.max_code))};
 }
 
@@ -78,26 +80,32 @@ LYNXSIM_SCALED_AVX2 inline __m256i round_shift_even(__m256i value, __m256i shift
   return _mm256_srlv_epi32(_mm256_add_epi32(_mm256_add_epi32(value, half_minus_one), odd), shift);
 }
 
+// The subnormal lanes' magnitudes (rare in KV data: the branch skips them when no lane has one).
+LYNXSIM_SCALED_AVX2 inline __m256i subnormal_codes(__m256i a, const Fp8Lanes& k) {
+  const __m256i significand =
+      _mm256_or_si256(_mm256_and_si256(a, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x800000));
+  const __m256i shift = _mm256_min_epi32(_mm256_sub_epi32(k.subnormal_base, _mm256_srli_epi32(a, 23)),
+                                         _mm256_set1_epi32(25));
+  return round_shift_even(significand, shift);
+}
+
 LYNXSIM_SCALED_AVX2 inline __m256i fp8_codes(__m256 v, const Fp8Lanes& k) {
   const __m256i u = _mm256_castps_si256(v);
   const __m256i sign = _mm256_and_si256(_mm256_srli_epi32(u, 24), _mm256_set1_epi32(0x80));
   const __m256i a = _mm256_and_si256(u, _mm256_set1_epi32(0x7FFFFFFF));
   const __m256i odd = _mm256_and_si256(_mm256_srl_epi32(a, k.drop), _mm256_set1_epi32(1));
-  const __m256i normal =
-      _mm256_sub_epi32(_mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(a, k.half_minus_one), odd), k.drop), k.rebias);
-  const __m256i significand =
-      _mm256_or_si256(_mm256_and_si256(a, _mm256_set1_epi32(0x7FFFFF)), _mm256_set1_epi32(0x800000));
-  const __m256i shift = _mm256_min_epi32(_mm256_sub_epi32(k.subnormal_base, _mm256_srli_epi32(a, 23)),
-                                         _mm256_set1_epi32(25));
-  const __m256i subnormal = round_shift_even(significand, shift);
+  // Normal lanes: a − ((127 − bias) << 23) >= 2^23, so the rebiased sum stays positive; the others are blended away.
+  __m256i magnitude = _mm256_srl_epi32(_mm256_add_epi32(_mm256_add_epi32(a, k.round_rebias), odd), k.drop);
   const __m256i below = _mm256_cmpgt_epi32(k.min_normal, a);
-  const __m256i magnitude = _mm256_min_epi32(_mm256_blendv_epi8(normal, subnormal, below), k.max_code);
-  return _mm256_or_si256(magnitude, sign);
+  if (!_mm256_testz_si256(below, below)) magnitude = _mm256_blendv_epi8(magnitude, subnormal_codes(a, k), below);
+  return _mm256_or_si256(_mm256_min_epi32(magnitude, k.max_code), sign);
 }
 
-LYNXSIM_SCALED_AVX2 inline void store8(__m256i codes, std::uint8_t* out) {
-  const __m128i words = _mm_packus_epi32(_mm256_castsi256_si128(codes), _mm256_extracti128_si256(codes, 1));
-  _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm_packus_epi16(words, words));
+// Sixteen codes (0..255 in each lane) as sixteen bytes in element order.
+LYNXSIM_SCALED_AVX2 inline void store16(__m256i lo, __m256i hi, std::uint8_t* out) {
+  const __m256i words = _mm256_packus_epi32(lo, hi);  // per 128-bit lane: lo0-3 hi0-3 | lo4-7 hi4-7
+  const __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
+  _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm_shuffle_epi32(bytes, _MM_SHUFFLE(3, 1, 2, 0)));
 }
 
 LYNXSIM_SCALED_AVX2 inline __m256i int8_codes(__m256 v) {
@@ -105,14 +113,17 @@ LYNXSIM_SCALED_AVX2 inline __m256i int8_codes(__m256 v) {
   return _mm256_and_si256(_mm256_cvtps_epi32(clamped), _mm256_set1_epi32(0xFF));
 }
 
+LYNXSIM_SCALED_AVX2 inline __m256i codes8(const float* x, __m256 s, ElementCode code, const Fp8Lanes& k) {
+  const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x), s);
+  return code == ElementCode::int8 ? int8_codes(v) : fp8_codes(v, k);
+}
+
 LYNXSIM_SCALED_AVX2 void encode_avx2(const float* x, int n, float scale, ElementCode code, std::uint8_t* out) {
   const __m256 s = _mm256_set1_ps(scale);
   const Fp8Lanes k = fp8_lanes(code);
   int i = 0;
-  for (; i + 8 <= n; i += 8) {
-    const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + i), s);
-    store8(code == ElementCode::int8 ? int8_codes(v) : fp8_codes(v, k), out + i);
-  }
+  for (; i + 16 <= n; i += 16) store16(codes8(x + i, s, code, k), codes8(x + i + 8, s, code, k), out + i);
+  _mm256_zeroupper();
   encode_portable(x + i, n - i, scale, code, out + i);
 }
 
@@ -141,6 +152,7 @@ LYNXSIM_SCALED_AVX2 void decode_avx2(const std::uint8_t* codes, int n, float sca
                                                : fp8_values(_mm256_cvtepu8_epi32(bytes), code);
     _mm256_storeu_ps(out + i, _mm256_mul_ps(v, s));
   }
+  _mm256_zeroupper();
   decode_portable(codes + i, n - i, scale, code, out + i);
 }
 

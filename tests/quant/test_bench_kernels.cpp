@@ -29,3 +29,22 @@ TEST_CASE("kernel benchmark runs on a small workload and reports positive rates"
   CHECK(table.find("1 thread / memcpy 1 thread") != std::string::npos);
   CHECK(table.find("1 thread / scalar oracle") != std::string::npos);
 }
+
+TEST_CASE("kernel benchmark times every KV format's kernels against memcpy, bit-exact") {
+  KernelBenchConfig config;
+  config.layers = 1;
+  config.kv_heads = 2;
+  config.tokens = 64;
+  config.rounds = 2;
+  config.evict_bytes = 1 << 16;
+  const std::vector<FormatKernelRates> rates = bench_format_kernels(config);
+  REQUIRE(rates.size() == 4);
+  for (const FormatKernelRates& r : rates) {
+    CAPTURE(r.name);
+    CHECK(r.bit_exact);
+    CHECK(r.encode_gbps > 0.0);
+    CHECK(r.decode_gbps > 0.0);
+    CHECK(r.memcpy_gbps > 0.0);
+  }
+  CHECK(format_format_kernels(rates).find("fp8-e4m3") != std::string::npos);
+}
