@@ -1,6 +1,7 @@
 #include "sim/compute/estimate.hpp"
 
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 #include <fmt/format.h>
@@ -131,6 +132,9 @@ Estimate build_estimate(const ModelSpec& model, const HardwareSpec& hw, const Es
   e.kv_bytes_per_rank = timing.kv_bytes_per_rank(req.context).value * req.batch;
   e.kv_bytes_per_sequence = model.kv_bytes_bf16(req.context).value;
   e.kv_by_kind = kv_by_kind(model);
+  for (const PartPrecision& part : part_precisions(model.weights, model.gemm_precision, hw)) {
+    if (model.moe || std::string_view(part.part) != "experts") e.weights.push_back(part);
+  }
   e.hbm_capacity = hw.hbm_capacity.value;
   e.fits_in_hbm = e.weight_bytes_per_rank + e.kv_bytes_per_rank <= e.hbm_capacity;
   const SequenceChunk prompt{req.context, 0};
@@ -164,6 +168,12 @@ std::string estimate_table(const Estimate& e) {
   out += fmt::format("  KV of one sequence of {} tokens: {}, by layer kind (BF16):\n", e.request.context,
                      format_bytes(Bytes{e.kv_bytes_per_sequence}));
   out += kinds_table(e.kv_by_kind);
+  out += "  weights      ";
+  for (const PartPrecision& p : e.weights) {
+    out += fmt::format(" {} {} ({:.4g} B/weight, {} at {})", p.part, to_string(p.format),
+                       bytes_per_weight(p.format), p.scheme(), to_string(p.precision));
+  }
+  out += "\n";
   out += fmt::format("  HBM per rank  weights {} + KV {} of {}{}\n",
                      gib(e.weight_bytes_per_rank), gib(e.kv_bytes_per_rank), gib(e.hbm_capacity),
                      e.fits_in_hbm ? "" : "  (does NOT fit)");

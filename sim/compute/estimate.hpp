@@ -79,6 +79,8 @@ struct Estimate {
   std::int64_t kv_bytes_per_rank = 0;            // batch * context tokens of KV on one rank
   std::int64_t kv_bytes_per_sequence = 0;        // one sequence of `context` tokens, all layers
   std::vector<LayerKindKv> kv_by_kind;
+  // The projections' format and GEMM precision by part (weight_format.hpp); experts only for MoE.
+  std::vector<PartPrecision> weights;
   std::int64_t hbm_capacity = 0;
   bool fits_in_hbm = false;
   LayerEstimate prefill_layer;

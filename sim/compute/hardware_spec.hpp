@@ -37,6 +37,9 @@
 //                           profile models the Simple protocol only
 // nic_bandwidth             scale-out NIC line rate per accelerator
 // peak_fp8                  dense FP8 tensor-core rate; optional, 0 where the profile has none
+// peak_fp4                  dense FP4 (E2M1, block-scaled MXFP4/NVFP4) tensor-core rate; optional,
+//                           0 where the profile has none (before Blackwell)
+// The GEMMs of a quantized model card run at one of these peaks (weight_format.hpp).
 
 #include <string>
 
@@ -51,6 +54,7 @@ struct HardwareSpec {
   FlopsPerSecond peak_bf16;
   FlopsPerSecond peak_int8;
   FlopsPerSecond peak_fp8{0.0};
+  FlopsPerSecond peak_fp4{0.0};
   Bytes hbm_capacity;
   BytesPerSecond hbm_bandwidth;
   double compute_efficiency = 0.0;

@@ -97,6 +97,14 @@ double ModelSpec::read_linear_params_per_layer(double tokens) const {
   return (attention_params_sum(*this) + ffn_params(*this, moe->distinct_experts(tokens))) / num_layers;
 }
 
+ModelSpec::PartParams ModelSpec::part_params(double routed_experts) const {
+  PartParams p;
+  p.attention = attention_params_sum(*this);
+  p.ffn = ffn_params(*this, 0.0);
+  if (moe) p.experts = 3.0 * hidden_size * moe->expert_ffn_dim * routed_experts * moe_layers();
+  return p;
+}
+
 double ModelSpec::lm_head_params() const {
   return static_cast<double>(vocab_size) * hidden_size;
 }

@@ -17,12 +17,16 @@
 // mixture-of-experts FFN (model_layers.hpp); the per-layer quantities below are then averages over
 // the layers (their sum over layers is exact), and the KV of a request of C tokens is
 // kv_bytes_bf16(C).
+//
+// Weights are stored in a format per part (weight_format.hpp): attention projections, dense FFNs
+// with shared experts and routers, routed experts; the LM head is BF16.
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
 #include "sim/compute/model_layers.hpp"
+#include "sim/compute/weight_format.hpp"
 #include "sim/core/units.hpp"
 
 namespace lynxsim {
@@ -42,7 +46,9 @@ struct ModelSpec {
   int max_context = 0;
   AttentionLayout attention;
   std::optional<MoeSpec> moe;
-  int weight_bits = 16;  // storage of the layers' projection weights (8: FP8 checkpoints); LM head BF16
+  int weight_bits = 16;  // value bits of the card's weight_format
+  WeightFormats weights;  // the projections' formats by part; LM head BF16
+  GemmDemand gemm_precision = GemmDemand::automatic;
 
   // KV of one token in every F and S layer: kv_bytes_per_token_per_layer_bf16() * (F + S layers).
   Bytes kv_bytes_per_token_bf16() const;
@@ -69,6 +75,14 @@ struct ModelSpec {
   double read_linear_params_per_layer(double tokens) const;
   // vocab * hidden.
   double lm_head_params() const;
+  // Parameters of the projections summed over all layers, by part (WeightFormats), with
+  // `routed_experts` routed experts per MoE layer.
+  struct PartParams {
+    double attention = 0.0;
+    double ffn = 0.0;
+    double experts = 0.0;
+  };
+  PartParams part_params(double routed_experts) const;
 };
 
 // One line for `lynxsim list`: name, layers, heads/kv heads, params, KV per token.

@@ -73,7 +73,7 @@ TimingModel::TimingModel(ModelSpec model, HardwareSpec hw, int tensor_parallel,
   if (tp_ < 1) throw std::invalid_argument("tensor_parallel must be at least 1");
   check_model(model_);
   check_hardware(hw_);
-  if (model_.weight_bits == 8 && hw_.peak_fp8.value > 0.0) gemm_rate_ = hw_.peak_fp8.value / hw_.peak_bf16.value;
+  set_precision();
   set_heads_per_rank();
   const int block = split_kv_block_tokens(model_.head_dim);
   split_kv_block_shift_ = std::countr_zero(static_cast<unsigned>(block));
@@ -97,8 +97,9 @@ Bytes TimingModel::kv_bytes_per_token_per_rank() const {
 }
 
 Bytes TimingModel::weight_bytes_per_rank() const {
+  if (!uniform_weights_) return mixed_weight_bytes();
   if (!layout_.trivial()) return parallel_weight_bytes();
-  const double layers = model_.linear_params_per_layer() * model_.num_layers * model_.weight_bits / 8.0;
+  const double layers = model_.linear_params_per_layer() * model_.num_layers * weight_bytes_per_param_;
   return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
 
@@ -116,12 +117,13 @@ double TimingModel::gemm_efficiency(double rows) const {
 }
 
 OpTiming TimingModel::linear_op(double tokens) const {
-  const double params = model_.active_linear_params_per_layer() / tp_;
-  const double read = model_.read_linear_params_per_layer(tokens) / tp_;
   const ModelSpec& m = model_;
   const double sharded_width = (2.0 * m.num_heads + 2.0 * m.num_kv_heads) * m.head_dim + 3.0 * m.ffn_dim;
   const double activations = kBf16Bytes * tokens * (4.0 * m.hidden_size + sharded_width / tp_);
-  return roofline(2.0 * tokens * params, model_.weight_bits / 8.0 * read + activations,
+  if (!uniform_weights_) return mixed_linear_op(tokens, tp_, tokens, tokens, activations);
+  const double params = model_.active_linear_params_per_layer() / tp_;
+  const double read = model_.read_linear_params_per_layer(tokens) / tp_;
+  return roofline(2.0 * tokens * params, weight_bytes_per_param_ * read + activations,
                   gemm_efficiency(tokens) * gemm_rate_,
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }

@@ -126,11 +126,23 @@
 //                the caller carries the rest, expert_traffic)
 // Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
 //
-// A card's weight_bits (8 for FP8 checkpoints) scales the layers' weight bytes (streamed and held);
-// the LM head stays BF16. With weight_bits 8 the layers' projection GEMMs run in FP8 (W8A8, as
-// DeepSeek-V3 is served with DeepGEMM's block-scaled FP8 kernels) at the profile's peak_fp8 with the
-// same efficiencies: the linear operator's compute term is FLOPs / (peak_fp8 * e_c). A profile
-// without peak_fp8 (no FP8 tensor cores) keeps the BF16 rate; attention and the LM head stay BF16.
+// Weight formats and compute precision (weight_format.hpp, timing_precision.cpp). The layers'
+// projections are three parts p (attention projections; dense FFNs, shared experts and routers;
+// routed experts), each stored in its card format with b_p bytes per weight (scales included) and
+// run at GEMM precision q_p (BF16, FP8 or FP4, chosen from the format, the card's gemm_precision and
+// the GPU's peaks). Per layer and rank:
+//   weight bytes  sum_p b_p * P_p,read / t                   (b = 2 for BF16, 1 for FP8, 0.53125
+//                                                             for MXFP4: 4-bit weights stream a
+//                                                             quarter of BF16's bytes plus scales)
+//   compute       sum_p 2 N P_p,active / t / (peak(q_p) * e_c)
+// so the linear operator's compute term is its FLOPs at the rate peak_bf16 * r, r the FLOP-weighted
+// harmonic mean of peak(q_p) / peak_bf16 (one part precision: that ratio). FP8 weights with FP8
+// activations (W8A8) run at peak_fp8 on Hopper, Ada and MI300 (DeepSeek-V3 with DeepGEMM's
+// block-scaled FP8 kernels); FP4 weights at peak_fp4 on Blackwell (W4A4); 4-bit weights on a GPU
+// without FP4 tensor cores, and int4-g128 everywhere, run weight-only (W4A16: Marlin-style kernels
+// stream the 4-bit weights and dequantize them to BF16 before the MMA), at peak_bf16. The GEMM
+// efficiencies are the BF16 fit's at every precision. The LM head, attention and the activations
+// stay BF16.
 //
 // Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
@@ -146,6 +158,7 @@
 #include "sim/compute/expert_parallel.hpp"
 #include "sim/compute/hardware_spec.hpp"
 #include "sim/compute/model_spec.hpp"
+#include "sim/compute/weight_format.hpp"
 #include "sim/core/time.hpp"
 #include "sim/core/units.hpp"
 
@@ -290,7 +303,7 @@ public:
   Bytes kv_bytes_per_token_per_rank() const;
   // The KV one rank holds for one sequence of `tokens` tokens (timing_attention.cpp).
   Bytes kv_bytes_per_rank(std::int64_t tokens) const;
-  // BF16 weights held by one rank (all layers plus LM head).
+  // Weights held by one rank (all layers in their formats plus the BF16 LM head).
   Bytes weight_bytes_per_rank() const;
 
   // Data-parallel attention and expert parallelism of the group (timing_layout.cpp); call before
@@ -375,7 +388,18 @@ private:
   int kv_heads_per_rank_ = 0;
   int split_kv_block_shift_ = 0;  // log2 of the tokens per KV block of the split-KV kernel (split_kv.hpp)
   ExpertParallelLayout layout_;
-  double gemm_rate_ = 1.0;  // the layers' GEMM rate over peak_bf16 (peak_fp8 / peak_bf16 for FP8)
+  // Weight formats by part (timing_precision.cpp): with one format and one precision for all
+  // parts (uniform_weights_) the layers' GEMM rate over peak_bf16 and bytes per weight are single
+  // numbers, else each part has its own.
+  void set_precision();
+  OpTiming mixed_linear_op(double attention_tokens, double attention_ranks, double ffn_tokens,
+                           double read_tokens, double activations) const;
+  Bytes mixed_weight_bytes() const;
+  bool uniform_weights_ = true;
+  double gemm_rate_ = 1.0;
+  double weight_bytes_per_param_ = 2.0;
+  ModelSpec::PartParams part_rates_;
+  ModelSpec::PartParams part_bytes_;
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<int, TokenCosts> sparse_memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks

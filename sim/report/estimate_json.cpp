@@ -27,6 +27,16 @@ nlohmann::json kinds_json(const std::vector<LayerKindKv>& kinds) {
   return out;
 }
 
+nlohmann::json weights_json(const std::vector<PartPrecision>& parts) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const PartPrecision& p : parts) {
+    out.push_back({{"part", p.part}, {"format", to_string(p.format)},
+                   {"bytes_per_weight", bytes_per_weight(p.format)}, {"gemm_precision", to_string(p.precision)},
+                   {"scheme", p.scheme()}});
+  }
+  return out;
+}
+
 nlohmann::json layout_json(const ExpertParallelLayout& layout) {
   return {{"attention_dp", layout.attention_dp},
           {"expert_parallel", layout.expert_parallel},
@@ -58,6 +68,7 @@ std::string estimate_json(const Estimate& e) {
       {"kv_bytes_per_token_per_rank", e.kv_bytes_per_token_per_rank},
       {"kv_replication", e.kv_replication},
       {"weight_bytes_per_rank", e.weight_bytes_per_rank},
+      {"weights", weights_json(e.weights)},
       {"kv_bytes_per_rank", e.kv_bytes_per_rank},
       {"kv_bytes_per_sequence", e.kv_bytes_per_sequence},
       {"kv_by_layer_kind", kinds_json(e.kv_by_kind)},

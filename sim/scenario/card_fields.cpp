@@ -13,6 +13,7 @@ namespace {
 
 using T = FieldType;
 constexpr double kIntMax = 2147483647.0;
+constexpr std::string_view kWeightFormats = "bf16|fp8|fp8-block128|mxfp4|nvfp4|int4-g128";
 
 constexpr Field kSchema{.key = "schema_version", .type = T::integer,
                         .doc = "the version of this format", .min = 1, .max = 1, .required = true};
@@ -47,10 +48,32 @@ constexpr std::array kModelCard{
           .required = true, .open_min = true},
     positive_int("max_context", "longest context in tokens (`max_position_embeddings`)"),
     Field{.key = "weight_bits", .type = T::integer,
-          .doc = "only 8 or 16; the storage of the layers' projection weights (8 for FP8 checkpoints: "
-                 "the layers' GEMMs then run at the GPU profile's peak_fp8 where it has one); the LM "
-                 "head and attention stay BF16",
-          .default_json = "16", .min = 8, .max = 16},
+          .doc = "only 4, 8 or 16: the value bits of weight_format (scales not counted); 4 needs a "
+                 "weight_format naming the 4-bit format",
+          .default_doc = "the bits of weight_format", .min = 4, .max = 16},
+    Field{.key = "weight_format", .type = T::choice,
+          .doc = "storage of the layers' projection weights, scales included (bytes per weight: bf16 2, "
+                 "fp8 1, fp8-block128 1 + 4/16384, mxfp4 0.5 + 1/32, nvfp4 0.5 + 1/16, int4-g128 "
+                 "0.5 + 2.5/128; docs/models.md); the LM head stays BF16",
+          .default_doc = "`bf16`, or `fp8` with weight_bits 8", .choices = kWeightFormats},
+    Field{.key = "attention_weight_format", .type = T::choice,
+          .doc = "the attention projections' format where it differs from weight_format",
+          .default_doc = "weight_format", .choices = kWeightFormats},
+    Field{.key = "ffn_weight_format", .type = T::choice,
+          .doc = "the format of dense FFN layers, shared experts and routers where it differs from "
+                 "weight_format",
+          .default_doc = "weight_format", .choices = kWeightFormats},
+    Field{.key = "expert_weight_format", .type = T::choice,
+          .doc = "MoE cards: the routed experts' format where it differs from weight_format "
+                 "(gpt-oss: mxfp4 experts, bf16 elsewhere)",
+          .default_doc = "weight_format", .choices = kWeightFormats},
+    Field{.key = "gemm_precision", .type = T::choice,
+          .doc = "the precision quantized parts' GEMMs run in: `auto` FP8 weights on FP8 tensor cores "
+                 "(W8A8) and FP4 weights on FP4 ones (W4A4) where the GPU has them, else weight-only at "
+                 "BF16 (W8A16, W4A16; int4-g128 always); `bf16` weight-only everywhere; `fp8` every "
+                 "quantized part on FP8 tensor cores (W8A8, W4A8); `fp4` FP4 weights on FP4 tensor cores. "
+                 "A GPU without the demanded peak is refused",
+          .default_json = "\"auto\"", .choices = "auto|bf16|fp8|fp4"},
     Field{.key = "attention", .doc = "the attention layout (below)",
           .default_doc = "all layers full GQA"},
     Field{.key = "moe", .doc = "a mixture-of-experts FFN (below)", .default_doc = "dense FFN"},
@@ -140,8 +163,12 @@ constexpr std::array kGpu{
     required("peak_bf16", T::flop_rate, "dense BF16 tensor-core peak"),
     required("peak_int8", T::flop_rate, "dense INT8 tensor-core peak"),
     Field{.key = "peak_fp8", .type = T::flop_rate,
-          .doc = "dense FP8 tensor-core peak; the layers' GEMMs of an FP8 card (weight_bits 8) run at it",
-          .default_doc = "none: FP8 cards at the BF16 rate", .min = 0, .open_min = true},
+          .doc = "dense FP8 tensor-core peak; the GEMMs of FP8 weights run at it (W8A8)",
+          .default_doc = "none: FP8 weights run weight-only at the BF16 rate (W8A16)", .min = 0, .open_min = true},
+    Field{.key = "peak_fp4", .type = T::flop_rate,
+          .doc = "dense FP4 (MXFP4, NVFP4) tensor-core peak; the GEMMs of mxfp4 and nvfp4 weights run "
+                 "at it (W4A4)",
+          .default_doc = "none: FP4 weights run weight-only at the BF16 rate", .min = 0, .open_min = true},
     required("hbm_capacity", T::size, "HBM per GPU"),
     required("hbm_bandwidth", T::byte_rate, "HBM bandwidth per GPU"),
     fraction("compute_efficiency", "fraction of peak_bf16 that large GEMMs reach"),

@@ -65,6 +65,9 @@ void resolve_layout(const ModelSpec& model, bool prefill, serving::InstanceSpec&
   } catch (const std::invalid_argument& e) {
     issues.add(path, e.what());
   }
+  if (const std::string conflict = precision_conflict(model.gemm_precision, instance.gpu); !conflict.empty()) {
+    issues.add(pointer_child(path, "gpu"), "the model card's " + conflict);
+  }
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 // read_model_card (card_reader.hpp): the model-card, model-attention, model-attention-linear and
 // model-moe tables of card_fields.cpp.
 
+#include <optional>
 #include <string>
+
+#include <fmt/format.h>
 
 #include "sim/scenario/card_fields.hpp"
 #include "sim/scenario/card_reader.hpp"
@@ -109,9 +112,38 @@ void read_shape(ObjectReader& r, const FieldSection& t, ModelSpec& m) {
   m.num_params = r.number(t["num_params"]).value_or(0.0);
   m.rope_theta = r.number(t["rope_theta"]).value_or(0.0);
   m.max_context = count_of(r, t, "max_context");
-  if (const auto bits = r.count(t["weight_bits"])) {
-    if (*bits != 8 && *bits != 16) r.issues().add(r.child("weight_bits"), "expected 8 or 16");
-    m.weight_bits = *bits;
+}
+
+std::optional<WeightFormat> format_of(ObjectReader& r, const FieldSection& t, std::string_view key) {
+  const auto name = r.string(t[key]);
+  return name ? weight_format_named(*name) : std::nullopt;
+}
+
+// weight_bits and weight_format name one another's default; the part keys default to weight_format.
+void read_weights(ObjectReader& r, const FieldSection& t, ModelSpec& m) {
+  const auto bits = r.count(t["weight_bits"]);
+  if (bits && *bits != 4 && *bits != 8 && *bits != 16) r.issues().add(r.child("weight_bits"), "expected 4, 8 or 16");
+  auto format = format_of(r, t, "weight_format");
+  if (!format && bits == 4) {
+    r.issues().add(r.child("weight_format"), "missing field: weight_bits 4 needs the 4-bit format named "
+                                             "(mxfp4, nvfp4 or int4-g128)");
+  }
+  if (!format) format = bits == 8 ? WeightFormat::fp8 : WeightFormat::bf16;
+  if (bits && (*bits == 4 || *bits == 8 || *bits == 16) && *bits != value_bits(*format) &&
+      r.get("weight_format")) {
+    r.issues().add(r.child("weight_bits"), fmt::format("expected {}, the value bits of weight_format {}",
+                                                       value_bits(*format), to_string(*format)));
+  }
+  m.weight_bits = value_bits(*format);
+  m.weights.attention = format_of(r, t, "attention_weight_format").value_or(*format);
+  m.weights.ffn = format_of(r, t, "ffn_weight_format").value_or(*format);
+  m.weights.experts = format_of(r, t, "expert_weight_format").value_or(*format);
+  if (r.get("expert_weight_format") && !r.get("moe")) {
+    r.issues().add(r.child("expert_weight_format"), "expected only on a card with a moe section");
+  }
+  m.gemm_precision = gemm_demand_named(r.string(t["gemm_precision"]).value_or("auto")).value_or(GemmDemand::automatic);
+  if (const std::string conflict = demand_conflict(m.weights, m.gemm_precision); !conflict.empty()) {
+    r.issues().add(r.child("gemm_precision"), "expected a precision the weights can run in: " + conflict);
   }
 }
 
@@ -127,6 +159,7 @@ ModelSpec read_model_card(const nlohmann::json& card, const std::string& path, I
   m.name = nonempty_text(r, t["name"]).value_or("");
   m.description = nonempty_text(r, t["description"]).value_or("");
   read_shape(r, t, m);
+  read_weights(r, t, m);
   if (const nlohmann::json* attention = r.get("attention")) {
     m.attention = read_attention(*attention, r.child("attention"), issues);
   }

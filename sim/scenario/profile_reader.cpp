@@ -90,6 +90,7 @@ HardwareSpec read_hardware_profile(const nlohmann::json& card, const std::string
   h.peak_bf16 = p.flops("peak_bf16");
   h.peak_int8 = p.flops("peak_int8");
   h.peak_fp8 = p.flops("peak_fp8");
+  h.peak_fp4 = p.flops("peak_fp4");
   h.hbm_capacity = p.size("hbm_capacity");
   h.hbm_bandwidth = p.bytes_per_s("hbm_bandwidth");
   read_efficiencies(p, h);

@@ -109,7 +109,8 @@ TEST_CASE("named model, GPU and engine cards are expanded before overrides reach
   const json& model = base.resolved.at("model");
   CHECK(model.at("preset") == "llama-3.1-8b");
   CHECK(model.at("num_layers") == 32);
-  CHECK(model.at("weight_bits") == 16);
+  CHECK(model.at("gemm_precision") == "auto");
+  CHECK_FALSE(model.contains("weight_bits"));  // derived from weight_format, so an override of either holds
   CHECK(base.resolved.at("prefill").at("gpu").at("preset") == "h100-sxm");
   CHECK(base.resolved.at("serving").at("engine").at("preset") == "vllm");
   CHECK(base.serving.model.num_layers == 32);
