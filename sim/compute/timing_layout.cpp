@@ -63,8 +63,8 @@ OpTiming TimingModel::parallel_linear_op(double tokens, double busiest_tokens) c
   const double activations = kBf16Bytes * (busiest_tokens * (4.0 * m.hidden_size + attention_width / a) +
                                            imbalance * tokens * 3.0 * m.ffn_dim / tp_);
   if (!uniform_weights_) return mixed_linear_op(busiest_tokens, a, imbalance * tokens, tokens, activations);
-  const double weights = weight_bytes_per_param_ * (attention / a + ffn_read / tp_);
-  return roofline(flops, weights + activations, gemm_efficiency(busiest_tokens) * gemm_rate_, hw_.memory_efficiency,
+  const double weights = part_bytes_.attention * (attention / a + ffn_read / tp_);
+  return roofline(flops, weights + activations, gemm_efficiency(busiest_tokens) * part_rates_.attention, hw_.memory_efficiency,
                   hw_.kernel_floor * kGemmKernels);
 }
 
@@ -115,7 +115,7 @@ Bytes TimingModel::parallel_weight_bytes() const {
   const ModelSpec& m = model_;
   const double attention = attention_params_per_layer(m) * m.num_layers;
   const double layers = m.linear_params_per_layer() * m.num_layers;
-  const double held = weight_bytes_per_param_ * ((layers - attention) / tp_ + attention / attention_tp());
+  const double held = part_bytes_.attention * ((layers - attention) / tp_ + attention / attention_tp());
   return Bytes{static_cast<std::int64_t>(held + kBf16Bytes * m.lm_head_params() / tp_)};
 }
 

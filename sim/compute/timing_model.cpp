@@ -99,7 +99,7 @@ Bytes TimingModel::kv_bytes_per_token_per_rank() const {
 Bytes TimingModel::weight_bytes_per_rank() const {
   if (!uniform_weights_) return mixed_weight_bytes();
   if (!layout_.trivial()) return parallel_weight_bytes();
-  const double layers = model_.linear_params_per_layer() * model_.num_layers * weight_bytes_per_param_;
+  const double layers = model_.linear_params_per_layer() * model_.num_layers * part_bytes_.attention;
   return Bytes{static_cast<std::int64_t>((layers + kBf16Bytes * model_.lm_head_params()) / tp_)};
 }
 
@@ -123,8 +123,8 @@ OpTiming TimingModel::linear_op(double tokens) const {
   if (!uniform_weights_) return mixed_linear_op(tokens, tp_, tokens, tokens, activations);
   const double params = model_.active_linear_params_per_layer() / tp_;
   const double read = model_.read_linear_params_per_layer(tokens) / tp_;
-  return roofline(2.0 * tokens * params, weight_bytes_per_param_ * read + activations,
-                  gemm_efficiency(tokens) * gemm_rate_,
+  return roofline(2.0 * tokens * params, part_bytes_.attention * read + activations,
+                  gemm_efficiency(tokens) * part_rates_.attention,
                   hw_.memory_efficiency, hw_.kernel_floor * kGemmKernels);
 }
 

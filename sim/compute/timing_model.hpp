@@ -126,23 +126,14 @@
 //                the caller carries the rest, expert_traffic)
 // Nothing of it overlaps compute (two-micro-batch overlap is not modelled: conservative).
 //
-// Weight formats and compute precision (weight_format.hpp, timing_precision.cpp). The layers'
-// projections are three parts p (attention projections; dense FFNs, shared experts and routers;
-// routed experts), each stored in its card format with b_p bytes per weight (scales included) and
-// run at GEMM precision q_p (BF16, FP8 or FP4, chosen from the format, the card's gemm_precision and
-// the GPU's peaks). Per layer and rank:
-//   weight bytes  sum_p b_p * P_p,read / t                   (b = 2 for BF16, 1 for FP8, 0.53125
-//                                                             for MXFP4: 4-bit weights stream a
-//                                                             quarter of BF16's bytes plus scales)
-//   compute       sum_p 2 N P_p,active / t / (peak(q_p) * e_c)
-// so the linear operator's compute term is its FLOPs at the rate peak_bf16 * r, r the FLOP-weighted
-// harmonic mean of peak(q_p) / peak_bf16 (one part precision: that ratio). FP8 weights with FP8
-// activations (W8A8) run at peak_fp8 on Hopper, Ada and MI300 (DeepSeek-V3 with DeepGEMM's
-// block-scaled FP8 kernels); FP4 weights at peak_fp4 on Blackwell (W4A4); 4-bit weights on a GPU
-// without FP4 tensor cores, and int4-g128 everywhere, run weight-only (W4A16: Marlin-style kernels
-// stream the 4-bit weights and dequantize them to BF16 before the MMA), at peak_bf16. The GEMM
-// efficiencies are the BF16 fit's at every precision. The LM head, attention and the activations
-// stay BF16.
+// Weights: the projections are three parts p (attention; dense FFNs, shared experts, routers;
+// routed experts), each in its card format of b_p bytes per weight, scales included (BF16 2, FP8 1,
+// MXFP4 0.53125), and run at GEMM precision q_p (weight_format.hpp: W8A8 at peak_fp8 on Hopper,
+// Ada and MI300; W4A4 at peak_fp4 on Blackwell; else weight-only at peak_bf16, W4A16 as Marlin
+// kernels stream 4-bit weights and dequantize them to BF16). Per layer and rank the linear
+// operator streams sum_p b_p P_p,read / t weight bytes and computes sum_p 2 N P_p,active / t /
+// (peak(q_p) e_c), e_c the BF16 fit's at every precision; the LM head, attention and activations
+// stay BF16 (timing_precision.cpp).
 //
 // Validity: BF16 KV, one pass at a time on the group,
 // communication overlaps compute only as the engine's tp_comm_overlap says, no pipeline
@@ -388,18 +379,15 @@ private:
   int kv_heads_per_rank_ = 0;
   int split_kv_block_shift_ = 0;  // log2 of the tokens per KV block of the split-KV kernel (split_kv.hpp)
   ExpertParallelLayout layout_;
-  // Weight formats by part (timing_precision.cpp): with one format and one precision for all
-  // parts (uniform_weights_) the layers' GEMM rate over peak_bf16 and bytes per weight are single
-  // numbers, else each part has its own.
+  // GEMM rate over peak_bf16 and bytes per weight by part (timing_precision.cpp); with one format
+  // for all parts (uniform_weights_) the attention part's hold for every projection.
   void set_precision();
   OpTiming mixed_linear_op(double attention_tokens, double attention_ranks, double ffn_tokens,
                            double read_tokens, double activations) const;
   Bytes mixed_weight_bytes() const;
   bool uniform_weights_ = true;
-  double gemm_rate_ = 1.0;
-  double weight_bytes_per_param_ = 2.0;
-  ModelSpec::PartParams part_rates_;
-  ModelSpec::PartParams part_bytes_;
+  ModelSpec::PartParams part_rates_{1.0, 1.0, 1.0};
+  ModelSpec::PartParams part_bytes_{2.0, 2.0, 2.0};
   mutable std::vector<TokenCosts> memo_;
   mutable std::unordered_map<int, TokenCosts> sparse_memo_;
   mutable std::unordered_map<std::uint64_t, int> split_kv_memo_;  // busiest SM's KV blocks

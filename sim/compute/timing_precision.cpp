@@ -29,8 +29,6 @@ void TimingModel::set_precision() {
   part_bytes_ = {bytes_per_weight(parts[0].format), bytes_per_weight(parts[1].format),
                  bytes_per_weight(parts[2].format)};
   uniform_weights_ = model_.weights.uniform();
-  gemm_rate_ = part_rates_.attention;
-  weight_bytes_per_param_ = part_bytes_.attention;
 }
 
 OpTiming TimingModel::mixed_linear_op(double attention_tokens, double attention_ranks, double ffn_tokens,

@@ -21,6 +21,10 @@ ModelSpec with_format(ModelSpec m, WeightFormat f) {
   return m;
 }
 
+OpTiming linear(const ModelSpec& m, const HardwareSpec& hw, int tp, SequenceChunk chunk) {
+  return TimingModel(m, hw, tp).layer_breakdown({&chunk, 1}).linear;
+}
+
 std::string card_error(nlohmann::json card) {
   try {
     scenario::model_card_from_json(card, "card.json");
@@ -84,19 +88,17 @@ TEST_CASE("a compute-bound GEMM at FP8 on H100 takes peak_bf16 / peak_fp8 of its
   const HardwareSpec hw = test::shipped_hardware("h100-sxm");
   const ModelSpec bf16 = test::shipped_model("llama-3.1-8b");
   const SequenceChunk chunk{16384, 0};
-  const OpTiming base = TimingModel(bf16, hw, 1).layer_breakdown({&chunk, 1}).linear;
-  const OpTiming fp8 = TimingModel(with_format(bf16, WeightFormat::fp8), hw, 1).layer_breakdown({&chunk, 1}).linear;
+  const OpTiming base = linear(bf16, hw, 1, chunk);
+  const OpTiming fp8 = linear(with_format(bf16, WeightFormat::fp8), hw, 1, chunk);
   REQUIRE(base.bound == Bound::compute);
   REQUIRE(fp8.bound == Bound::compute);
   const Time floor = hw.kernel_floor * 4;
   CHECK((fp8.time - floor).seconds() == doctest::Approx(989.4 / 1978.9 * (base.time - floor).seconds()));
-  const OpTiming w4a16 =
-      TimingModel(with_format(bf16, WeightFormat::int4_g128), hw, 1).layer_breakdown({&chunk, 1}).linear;
+  const OpTiming w4a16 = linear(with_format(bf16, WeightFormat::int4_g128), hw, 1, chunk);
   CHECK(w4a16.time == base.time);
   const HardwareSpec b200 = test::shipped_hardware("b200");
-  const OpTiming b_base = TimingModel(bf16, b200, 1).layer_breakdown({&chunk, 1}).linear;
-  const OpTiming b_fp4 =
-      TimingModel(with_format(bf16, WeightFormat::nvfp4), b200, 1).layer_breakdown({&chunk, 1}).linear;
+  const OpTiming b_base = linear(bf16, b200, 1, chunk);
+  const OpTiming b_fp4 = linear(with_format(bf16, WeightFormat::nvfp4), b200, 1, chunk);
   REQUIRE(b_fp4.bound == Bound::compute);
   CHECK((b_fp4.time - floor).seconds() == doctest::Approx(2250.0 / 9000.0 * (b_base.time - floor).seconds()));
 }
@@ -105,8 +107,8 @@ TEST_CASE("W4A16 decode streams a quarter of the BF16 weight bytes plus the scal
   const HardwareSpec hw = test::shipped_hardware("h100-sxm");
   const ModelSpec bf16 = test::shipped_model("llama-3.1-8b");
   const SequenceChunk step{1, 4096};
-  const OpTiming base = TimingModel(bf16, hw, 2).layer_breakdown({&step, 1}).linear;
-  const OpTiming w4 = TimingModel(with_format(bf16, WeightFormat::int4_g128), hw, 2).layer_breakdown({&step, 1}).linear;
+  const OpTiming base = linear(bf16, hw, 2, step);
+  const OpTiming w4 = linear(with_format(bf16, WeightFormat::int4_g128), hw, 2, step);
   REQUIRE(base.bound == Bound::memory);
   REQUIRE(w4.bound == Bound::memory);
   const double params = bf16.linear_params_per_layer() / 2;
@@ -134,8 +136,8 @@ TEST_CASE("gpt-oss-120b: MXFP4 experts and BF16 attention, router and LM head, s
   CHECK(TimingModel(oss, hw, 2).weight_bytes_per_rank().as_double() == doctest::Approx(held / 2));
 
   const SequenceChunk step{1, 1000};
-  const OpTiming mixed = TimingModel(oss, hw, 1).layer_breakdown({&step, 1}).linear;
-  const OpTiming all_bf16 = TimingModel(with_format(oss, WeightFormat::bf16), hw, 1).layer_breakdown({&step, 1}).linear;
+  const OpTiming mixed = linear(oss, hw, 1, step);
+  const OpTiming all_bf16 = linear(with_format(oss, WeightFormat::bf16), hw, 1, step);
   const double read_experts = 4.0 * 3 * 2880 * 2880;  // one token touches top_k = 4 experts
   CHECK(all_bf16.bytes - mixed.bytes == doctest::Approx((2.0 - 4.25 / 8) * read_experts));
   CHECK(mixed.flops == doctest::Approx(all_bf16.flops));
@@ -153,7 +155,7 @@ TEST_CASE("a mixed card's compute runs each part at its own peak") {
   ModelSpec oss = test::shipped_model("gpt-oss-120b");
   const HardwareSpec b200 = test::shipped_hardware("b200");
   const SequenceChunk chunk{32768, 0};
-  const OpTiming mixed = TimingModel(oss, b200, 1).layer_breakdown({&chunk, 1}).linear;
+  const OpTiming mixed = linear(oss, b200, 1, chunk);
   REQUIRE(mixed.bound == Bound::compute);
   const double active_attention = 2880.0 * 64 * (2 * 64 + 2 * 8) + 2880.0 * 128;
   const double active_experts = 4.0 * 3 * 2880 * 2880;
