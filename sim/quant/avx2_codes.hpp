@@ -9,6 +9,8 @@
 //   w = 8: the masked bytes;  w = 1: movemask of bit `shift` moved to bit 7;
 //   w = 4: maddubs with (1, 16) joins byte pairs, a byte shuffle and a lane permute compact them;
 //   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane.
+// unpack_plane32<w> is the inverse for shift 0: the 32 fields of 4·w packed bytes, one per byte in
+// element order, spread with zero extension, shifts and masks (w = 1: byte broadcast and a bit test).
 // Include only from translation units built for x86 with GCC or Clang (LYNXSIM_QUANT_AVX2_KERNELS).
 
 #include <immintrin.h>
@@ -66,6 +68,33 @@ LYNXSIM_AVX2_INLINE void pack_plane32(__m256i codes, int shift, std::uint8_t* ou
     const auto word =
         static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_sll_epi16(codes, _mm_cvtsi32_si128(7 - shift))));
     std::memcpy(out, &word, sizeof word);
+  }
+}
+
+template <int Bits>
+LYNXSIM_AVX2_INLINE __m256i unpack_plane32(const std::uint8_t* bytes) {
+  if constexpr (Bits == 8) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bytes));
+  } else if constexpr (Bits == 4) {
+    const __m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes)));
+    return _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi16(0x000f)),
+                           _mm256_and_si256(_mm256_slli_epi16(x, 4), _mm256_set1_epi16(0x0f00)));
+  } else if constexpr (Bits == 2) {
+    const __m256i x = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes)));
+    const __m256i c01 = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi32(0x3)),
+                                        _mm256_and_si256(_mm256_slli_epi32(x, 6), _mm256_set1_epi32(0x300)));
+    const __m256i c23 = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(x, 12), _mm256_set1_epi32(0x30000)),
+                                        _mm256_and_si256(_mm256_slli_epi32(x, 18), _mm256_set1_epi32(0x3000000)));
+    return _mm256_or_si256(c01, c23);
+  } else {
+    static_assert(Bits == 1, "plane widths 1, 2, 4 and 8 only");
+    std::uint32_t word = 0;
+    std::memcpy(&word, bytes, sizeof word);
+    const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(word)),
+                                               _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
+                                                                2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
+    const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ULL));
+    return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(1));
   }
 }
 

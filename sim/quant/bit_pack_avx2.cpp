@@ -2,16 +2,14 @@
 // per step. Extraction of a plane, (code >> shift) & (2^w − 1), shifts 16-bit lanes and masks bytes
 // (the bits pulled in from the neighbouring byte are masked off because w + shift <= 8); the packing
 // of one register of codes is avx2_codes.hpp's pack_plane32.
-// Unpacking spreads the fields back with zero extension, shifts and masks (w = 1: byte broadcast and
-// a bit test) and ORs them, shifted into place, into the code bytes.
+// Unpacking spreads the fields back (avx2_codes.hpp's unpack_plane32) and ORs them, shifted into
+// place, into the code bytes.
 
 #include "sim/quant/span_kernels.hpp"
 
 #if defined(LYNXSIM_QUANT_AVX2_KERNELS)
 
 #include "sim/quant/avx2_codes.hpp"
-
-#include <cstring>
 
 #define LYNXSIM_AVX2 __attribute__((target("avx2")))
 
@@ -29,29 +27,12 @@ LYNXSIM_AVX2 std::size_t pack_vectors(const std::uint8_t* codes, std::size_t n, 
 }
 
 LYNXSIM_AVX2 inline __m256i spread_bits(const std::uint8_t* bytes, int bits) {
-  if (bits == 8) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(bytes));
+  switch (bits) {
+    case 1: return avx2::unpack_plane32<1>(bytes);
+    case 2: return avx2::unpack_plane32<2>(bytes);
+    case 4: return avx2::unpack_plane32<4>(bytes);
+    default: return avx2::unpack_plane32<8>(bytes);
   }
-  if (bits == 4) {
-    const __m256i x = _mm256_cvtepu8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes)));
-    return _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi16(0x000f)),
-                           _mm256_and_si256(_mm256_slli_epi16(x, 4), _mm256_set1_epi16(0x0f00)));
-  }
-  if (bits == 2) {
-    const __m256i x = _mm256_cvtepu8_epi32(_mm_loadl_epi64(reinterpret_cast<const __m128i*>(bytes)));
-    const __m256i c01 = _mm256_or_si256(_mm256_and_si256(x, _mm256_set1_epi32(0x3)),
-                                        _mm256_and_si256(_mm256_slli_epi32(x, 6), _mm256_set1_epi32(0x300)));
-    const __m256i c23 = _mm256_or_si256(_mm256_and_si256(_mm256_slli_epi32(x, 12), _mm256_set1_epi32(0x30000)),
-                                        _mm256_and_si256(_mm256_slli_epi32(x, 18), _mm256_set1_epi32(0x3000000)));
-    return _mm256_or_si256(c01, c23);
-  }
-  std::uint32_t word = 0;
-  std::memcpy(&word, bytes, sizeof word);
-  const __m256i spread = _mm256_shuffle_epi8(_mm256_set1_epi32(static_cast<int>(word)),
-                                             _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 2, 2,
-                                                              2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3));
-  const __m256i bit = _mm256_set1_epi64x(static_cast<long long>(0x8040201008040201ULL));
-  return _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_and_si256(spread, bit), bit), _mm256_set1_epi8(1));
 }
 
 }  // namespace

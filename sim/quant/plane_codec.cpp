@@ -29,7 +29,13 @@ std::size_t metadata_bytes(const QuantConfig& config, int tokens, int channels) 
   return 4 * GroupLayout(config, tokens, channels).num_groups();
 }
 
-// Rows per streaming chunk: whole groups, and a multiple of 8 rows so every plane's chunk starts on a
+// A decoded block at least this large is written with non-temporal stores: 1 MiB is the L2 cache of
+// one AMD Zen 4 core (half of an Intel Sapphire Rapids core's 2 MiB), so a larger output cannot stay in
+// the core's caches and a cached store would only add the read-for-ownership of every line; glibc's
+// memcpy streams from a threshold of the same order (sysdeps/x86/dl-cacheinfo.h).
+constexpr std::size_t kStreamingOutputBytes = std::size_t{1} << 20;
+
+// Rows per chunk of the code-buffer paths: whole groups, and a multiple of 8 rows so every plane's chunk starts on a
 // byte boundary.
 int chunk_tokens(const QuantConfig& config) {
   if (config.group_axis == GroupAxis::per_token) {
@@ -53,6 +59,18 @@ void check_encoded(const PlaneEncoded& encoded, int planes_needed) {
                                   " bytes, expected " + std::to_string(expected[static_cast<std::size_t>(p)]));
     }
   }
+}
+
+// The first `count` planes of `encoded` as the kernels address them: where their codes start, shift, width.
+template <typename Refs, typename Encoded>
+Refs plane_refs(Encoded& encoded, int count) {
+  Refs refs;
+  refs.count = count;
+  for (int p = 0; p < count; ++p) {
+    refs.plane[p] = {encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p),
+                     encoded.split.shift_of(p), encoded.split.bits[static_cast<std::size_t>(p)]};
+  }
+  return refs;
 }
 
 QuantizedBlock metadata_block(const PlaneEncoded& encoded) {
@@ -197,12 +215,7 @@ void encode_planes_fast_into(BlockView input, const QuantConfig& config, const P
   std::vector<std::uint16_t> scales(layout.num_groups());
   std::vector<std::uint16_t> mins(layout.num_groups());
   const BlockMetadata meta{&config, &layout, scales.data(), mins.data()};
-  PlaneTargets targets;
-  targets.count = split.num_planes();
-  for (int p = 0; p < targets.count; ++p) {
-    targets.plane[p] = {encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p),
-                        split.shift_of(p), split.bits[static_cast<std::size_t>(p)]};
-  }
+  const auto targets = plane_refs<PlaneTargets>(encoded, split.num_planes());
   if (planes_on_byte_boundaries(config, input.channels, targets)) {
     quantize_rows_to_planes(input, meta, 0, input.tokens, targets, isa);
   } else {
@@ -222,6 +235,11 @@ void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, Mutabl
   const ConstBlockMetadata meta{&block.config, &layout, block.scales.data(), block.mins.data()};
   const int dropped = block.config.bits - encoded.split.bits_in_first(planes_received);
   const float offset = static_cast<float>((1 << dropped) - 1) * 0.5F;
+  const auto sources = plane_refs<PlaneSources>(encoded, planes_received);
+  const bool stream = output.size() * sizeof(float) >= kStreamingOutputBytes;
+  if (dequantize_rows_from_planes(sources, meta, 0, encoded.tokens, offset, output, stream, isa)) {
+    return;
+  }
   const int step = chunk_tokens(block.config);
   const auto channels = static_cast<std::size_t>(encoded.channels);
   std::vector<std::uint8_t> codes(static_cast<std::size_t>(step) * channels);
@@ -231,10 +249,9 @@ void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, Mutabl
     const std::size_t count = static_cast<std::size_t>(t1 - t0) * channels;
     std::fill(codes.begin(), codes.begin() + static_cast<std::ptrdiff_t>(count), std::uint8_t{0});
     for (int p = 0; p < planes_received; ++p) {
-      const int bits = encoded.split.bits[static_cast<std::size_t>(p)];
-      const std::uint8_t* in = encoded.planes[static_cast<std::size_t>(p)].data() + plane_code_offset(encoded, p);
-      unpack_merge_into(in + first * static_cast<std::size_t>(bits) / 8, count, bits, encoded.split.shift_of(p),
-                        codes.data(), isa);
+      const PlaneSource& source = sources.plane[p];
+      unpack_merge_into(source.bytes + first * static_cast<std::size_t>(source.bits) / 8, count, source.bits,
+                        source.shift, codes.data(), isa);
     }
     dequantize_rows_fast(codes.data(), meta, t0, t1, offset, output, isa);
   }

@@ -94,7 +94,7 @@ void quantize_group_to_planes(const SpanKernels& k, const float* x, std::size_t 
     k.quantize_span(x + done, step, min, inv_scale, max_code, codes);
     for (int p = 0; p < planes.count; ++p) {
       const PlaneTarget& t = planes.plane[p];
-      pack_shifted_into(codes, step, t.shift, t.bits, t.out + done * static_cast<std::size_t>(t.bits) / 8);
+      pack_shifted_into(codes, step, t.shift, t.bits, t.bytes + done * static_cast<std::size_t>(t.bits) / 8);
     }
     done += step;
   }
@@ -126,6 +126,44 @@ void quantize_rows_per_channel(const SpanKernels& k, BlockView input, const Bloc
     for (int t = t0; t < t1; ++t) {
       k.quantize_span_per_channel(input.row(t), channels, mins, inv, max_code,
                                   codes + static_cast<std::size_t>(t - token_begin) * channels);
+    }
+  }
+}
+
+// The group size g when per-token groups of one size, a multiple of 32, tile every row (g divides the
+// channels), so that a run of groups is contiguous in the input, the output and every plane; else 0.
+std::size_t uniform_group_size(const GroupLayout& layout) {
+  const int g = std::min(layout.group_size, layout.channels);
+  const bool uniform = layout.axis == GroupAxis::per_token && g > 0 && layout.channels % g == 0 && g % 32 == 0;
+  return uniform ? static_cast<std::size_t>(g) : 0;
+}
+
+// Rows of uniform groups (uniform_group_size) straight into planes, kBatchGroups groups per kernel call.
+void quantize_uniform_to_planes(const SpanKernels& k, BlockView input, const BlockMetadata& meta, int token_begin,
+                                int token_end, const PlaneTargets& planes) {
+  const auto channels = static_cast<std::size_t>(input.channels);
+  const std::size_t g = uniform_group_size(*meta.layout);
+  const std::size_t first = static_cast<std::size_t>(token_begin) * channels / g;
+  const std::size_t count = static_cast<std::size_t>(token_end - token_begin) * channels / g;
+  const auto max_code = static_cast<float>(meta.config->max_code());
+  float lo[kBatchGroups];
+  float hi[kBatchGroups];
+  float mins[kBatchGroups];
+  float inv[kBatchGroups];
+  const float* x = input.row(token_begin);
+  for (std::size_t b0 = 0; b0 < count; b0 += kBatchGroups) {
+    const std::size_t n = std::min(kBatchGroups, count - b0);
+    const float* xb = x + b0 * g;
+    if (!k.extremes_groups(xb, n, g, lo, hi) || !all_finite(lo, n) || !all_finite(hi, n)) {
+      const auto row_of = [&](std::size_t group) { return token_begin + static_cast<int>(group * g / channels); };
+      reject_non_finite(input, row_of(b0), row_of(b0 + n - 1) + 1);
+    }
+    k.group_params(lo, hi, n, *meta.config,
+                   GroupParamArrays{meta.scales + first + b0, meta.mins + first + b0, mins, inv});
+    if (k.quantize_groups_planes(xb, n, g, mins, inv, max_code, planes.at(b0 * g)) == 0) {
+      for (std::size_t j = 0; j < n; ++j) {
+        quantize_group_to_planes(k, xb + j * g, g, mins[j], inv[j], max_code, planes.at((b0 + j) * g));
+      }
     }
   }
 }
@@ -202,14 +240,38 @@ void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int tok
   }
   const SpanKernels& k = span_kernels(isa);
   const auto max_code = static_cast<float>(meta.config->max_code());
+  if (uniform_group_size(*meta.layout) != 0) {
+    quantize_uniform_to_planes(k, input, meta, token_begin, token_end, planes);
+    return;
+  }
   per_token_groups(k, input, meta, token_begin, token_end,
                    [&](const float* x, std::size_t element, std::size_t n, float min, float inv_scale) {
-                     PlaneTargets at = planes;
-                     for (int p = 0; p < at.count; ++p) {
-                       at.plane[p].out += element * static_cast<std::size_t>(at.plane[p].bits) / 8;
-                     }
-                     quantize_group_to_planes(k, x, n, min, inv_scale, max_code, at);
+                     quantize_group_to_planes(k, x, n, min, inv_scale, max_code, planes.at(element));
                    });
+}
+
+bool dequantize_rows_from_planes(const PlaneSources& planes, const ConstBlockMetadata& meta, int token_begin,
+                                 int token_end, float level_offset, MutableBlockView output, bool stream,
+                                 KernelIsa isa) {
+  const std::size_t g = output.channels == 0 ? 0 : uniform_group_size(*meta.layout);
+  if (g == 0 || token_end <= token_begin) {
+    return g != 0;
+  }
+  const SpanKernels& k = span_kernels(isa);
+  const std::size_t first = static_cast<std::size_t>(token_begin) * static_cast<std::size_t>(output.channels) / g;
+  const std::size_t count = static_cast<std::size_t>(token_end - token_begin) * static_cast<std::size_t>(output.channels) / g;
+  float scales[kBatchGroups];
+  float mins[kBatchGroups];
+  float* out = output.row(token_begin);
+  for (std::size_t b0 = 0; b0 < count; b0 += kBatchGroups) {
+    const std::size_t n = std::min(kBatchGroups, count - b0);
+    k.params_from_bits(meta.scales + first + b0, meta.mins + first + b0, n, scales, mins);
+    if (k.dequantize_groups_planes(planes.at(b0 * g), n, g, scales, mins, level_offset, out + b0 * g, stream) == 0) {
+      return false;
+    }
+  }
+  k.store_fence();
+  return true;
 }
 
 void dequantize_rows_fast(const std::uint8_t* codes, const ConstBlockMetadata& meta, int token_begin, int token_end,

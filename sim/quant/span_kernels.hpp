@@ -14,12 +14,28 @@
 //   dequantize_*:     x̂ = (q + offset)·s + m;
 //   quantize_planes:  the codes of quantize_span written straight into planes: plane p receives
 //                     (q >> shift_p) & (2^w_p − 1) packed as bit_pack.hpp lays it out, starting at
-//                     planes.plane[p].out (whole bytes: the caller starts on a byte boundary of every
+//                     planes.plane[p].bytes (whole bytes: the caller starts on a byte boundary of every
 //                     plane); widths 1, 2, 4 and 8 only. Returns how many leading codes it handled (a
 //                     multiple of 32, possibly 0); the caller finishes the rest;
 //   pack_shifted / unpack_merge: the leading codes of bit_pack.hpp's fused plane kernels; they return
 //                     how many codes they handled (a multiple of 8, so the rest starts on a byte),
 //                     possibly 0, and the caller finishes the rest.
+// Runs of `groups` equal groups of g consecutive elements (per-token groups that tile their rows; group
+// j starts at element j·g of x, out and every plane):
+//   extremes_groups:  extremes of each group into lo[j], hi[j]; false as for extremes;
+//   quantize_groups_planes: quantize_planes of every group with (mins[j], inv_scales[j]);
+//   dequantize_groups_planes: x̂ = (q + offset)·scales[j] + mins[j] with q merged from the planes,
+//                     q = Σ_p plane_p << shift_p (the planes received; missing low bits are zero);
+//                     with `stream`, out takes non-temporal stores where it is 16-byte aligned, and
+//                     store_fence must follow before other threads read it;
+//                     both return how many groups they handled: all of them, or 0 when the ISA has no
+//                     such loop or g is not a multiple of 32 or a width is not 1, 2, 4 or 8 (the
+//                     caller then takes the per-group path);
+//   store_fence:      orders earlier non-temporal stores before later stores (sfence; a no-op where
+//                     nothing streams).
+// Streaming stores skip the read-for-ownership of every output cache line: a decoder that writes a
+// block too large to stay in the caches moves 4 bytes per float instead of 8, the choice glibc's memcpy
+// makes above its non_temporal_threshold (sysdeps/x86/dl-cacheinfo.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -40,16 +56,33 @@ struct GroupParamArrays {
   float* inv_scales = nullptr;
 };
 
-struct PlaneTarget {
-  std::uint8_t* out = nullptr;
+// One plane of a code: `bytes` is where its packed codes start, `shift` and `bits` select the code's bits.
+template <typename Byte>
+struct BasicPlaneRef {
+  Byte* bytes = nullptr;
   int shift = 0;
   int bits = 0;
 };
 
-struct PlaneTargets {
-  PlaneTarget plane[8];
+template <typename Byte>
+struct BasicPlaneRefs {
+  BasicPlaneRef<Byte> plane[8];
   int count = 0;
+
+  // The same planes advanced to the byte of code `element` (a multiple of 8).
+  BasicPlaneRefs at(std::size_t element) const {
+    BasicPlaneRefs moved = *this;
+    for (int p = 0; p < count; ++p) {
+      moved.plane[p].bytes += element * static_cast<std::size_t>(plane[p].bits) / 8;
+    }
+    return moved;
+  }
 };
+
+using PlaneTarget = BasicPlaneRef<std::uint8_t>;
+using PlaneTargets = BasicPlaneRefs<std::uint8_t>;
+using PlaneSource = BasicPlaneRef<const std::uint8_t>;
+using PlaneSources = BasicPlaneRefs<const std::uint8_t>;
 
 struct SpanKernels {
   bool (*extremes)(const float* x, std::size_t n, float* lo, float* hi);
@@ -70,6 +103,13 @@ struct SpanKernels {
                                       const float* mins, float* out);
   std::size_t (*pack_shifted)(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out);
   std::size_t (*unpack_merge)(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
+  bool (*extremes_groups)(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi);
+  std::size_t (*quantize_groups_planes)(const float* x, std::size_t groups, std::size_t g, const float* mins,
+                                        const float* inv_scales, float max_code, const PlaneTargets& planes);
+  std::size_t (*dequantize_groups_planes)(const PlaneSources& planes, std::size_t groups, std::size_t g,
+                                          const float* scales, const float* mins, float offset, float* out,
+                                          bool stream);
+  void (*store_fence)();
 };
 
 const SpanKernels& portable_span_kernels();
@@ -78,6 +118,13 @@ const SpanKernels& avx2_span_kernels();
 bool cpu_has_avx2_kernels();
 std::size_t pack_shifted_avx2(const std::uint8_t* codes, std::size_t n, int shift, int bits, std::uint8_t* out);
 std::size_t unpack_merge_avx2(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
+bool extremes_groups_avx2(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi);
+std::size_t quantize_groups_planes_avx2(const float* x, std::size_t groups, std::size_t g, const float* mins,
+                                        const float* inv_scales, float max_code, const PlaneTargets& planes);
+std::size_t dequantize_groups_planes_avx2(const PlaneSources& planes, std::size_t groups, std::size_t g,
+                                          const float* scales, const float* mins, float offset, float* out,
+                                          bool stream);
+void store_fence_avx2();
 #endif
 
 // The table of `isa` (kernel_isa.hpp); std::invalid_argument when this CPU or build lacks it.

@@ -85,6 +85,18 @@ LYNXSIM_AVX2 bool extremes(const float* x, std::size_t n, float* lo, float* hi) 
   return _mm256_movemask_ps(nan) == 0;
 }
 
+}  // namespace
+
+bool extremes_groups_avx2(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi) {
+  bool finite = true;
+  for (std::size_t j = 0; j < groups; ++j) {
+    finite = extremes(x + j * g, g, lo + j, hi + j) && finite;
+  }
+  return finite;
+}
+
+namespace {
+
 LYNXSIM_AVX2 bool extremes_update(const float* x, std::size_t n, float* lo, float* hi) {
   __m256 nan = _mm256_setzero_ps();
   std::size_t i = 0;
@@ -224,57 +236,11 @@ LYNXSIM_AVX2 void quantize_span_per_channel(const float* x, std::size_t n, const
   }
 }
 
-template <int... Widths>
-LYNXSIM_AVX2 std::size_t quantize_planes_of(const float* x, std::size_t n, float min, float inv_scale,
-                                            float max_code, const PlaneTargets& planes) {
-  const __m256 vmin = _mm256_set1_ps(min);
-  const __m256 vinv = _mm256_set1_ps(inv_scale);
-  const __m256 vmax = _mm256_set1_ps(max_code);
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const __m256i codes = avx2::codes32(x + i, vmin, vinv, vmax);
-    int p = 0;
-    ((avx2::pack_plane32<Widths>(codes, planes.plane[p].shift, planes.plane[p].out + i * Widths / 8), ++p), ...);
-  }
-  return i;
-}
-
-LYNXSIM_AVX2 void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_t i) {
-  switch (t.bits) {
-    case 1: avx2::pack_plane32<1>(codes, t.shift, t.out + i / 8); break;
-    case 2: avx2::pack_plane32<2>(codes, t.shift, t.out + i / 4); break;
-    case 4: avx2::pack_plane32<4>(codes, t.shift, t.out + i / 2); break;
-    default: avx2::pack_plane32<8>(codes, t.shift, t.out + i); break;
-  }
-}
-
-// Specialized loops for the one-plane 8-bit code and Lynx's 4+4 split; any other mix of widths 1, 2,
-// 4 and 8 dispatches per plane and step.
-LYNXSIM_AVX2 std::size_t quantize_planes(const float* x, std::size_t n, float min, float inv_scale, float max_code,
-                                         const PlaneTargets& planes) {
-  for (int p = 0; p < planes.count; ++p) {
-    const int w = planes.plane[p].bits;
-    if (w != 1 && w != 2 && w != 4 && w != 8) {
-      return 0;
-    }
-  }
-  if (planes.count == 1 && planes.plane[0].bits == 8) {
-    return quantize_planes_of<8>(x, n, min, inv_scale, max_code, planes);
-  }
-  if (planes.count == 2 && planes.plane[0].bits == 4 && planes.plane[1].bits == 4) {
-    return quantize_planes_of<4, 4>(x, n, min, inv_scale, max_code, planes);
-  }
-  const __m256 vmin = _mm256_set1_ps(min);
-  const __m256 vinv = _mm256_set1_ps(inv_scale);
-  const __m256 vmax = _mm256_set1_ps(max_code);
-  std::size_t i = 0;
-  for (; i + 32 <= n; i += 32) {
-    const __m256i codes = avx2::codes32(x + i, vmin, vinv, vmax);
-    for (int p = 0; p < planes.count; ++p) {
-      pack_any_plane(codes, planes.plane[p], i);
-    }
-  }
-  return i;
+// The leading multiple of 32 as one group of planes_avx2.cpp's loop.
+std::size_t quantize_planes(const float* x, std::size_t n, float min, float inv_scale, float max_code,
+                            const PlaneTargets& planes) {
+  const std::size_t body = n / 32 * 32;
+  return body == 0 ? 0 : body * quantize_groups_planes_avx2(x, 1, body, &min, &inv_scale, max_code, planes);
 }
 
 LYNXSIM_AVX2 inline __m256 levels8(const std::uint8_t* codes, __m256 offset) {
@@ -322,10 +288,21 @@ bool cpu_has_avx2_kernels() {
 }
 
 const SpanKernels& avx2_span_kernels() {
-  static const SpanKernels kernels{extremes,          extremes_update,           group_params,
-                                   params_from_bits,  quantize_span,             quantize_span_per_channel,
-                                   quantize_planes,   dequantize_span,           dequantize_span_per_channel,
-                                   pack_shifted_avx2, unpack_merge_avx2};
+  static const SpanKernels kernels{extremes,
+                                   extremes_update,
+                                   group_params,
+                                   params_from_bits,
+                                   quantize_span,
+                                   quantize_span_per_channel,
+                                   quantize_planes,
+                                   dequantize_span,
+                                   dequantize_span_per_channel,
+                                   pack_shifted_avx2,
+                                   unpack_merge_avx2,
+                                   extremes_groups_avx2,
+                                   quantize_groups_planes_avx2,
+                                   dequantize_groups_planes_avx2,
+                                   store_fence_avx2};
   return kernels;
 }
 

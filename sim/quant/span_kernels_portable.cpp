@@ -126,13 +126,38 @@ std::size_t no_codes(const std::uint8_t* /*in*/, std::size_t /*n*/, int /*a*/, i
   return 0;
 }
 
+bool extremes_groups(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi) {
+  bool finite = true;
+  for (std::size_t j = 0; j < groups; ++j) {
+    finite = extremes(x + j * g, g, lo + j, hi + j) && finite;
+  }
+  return finite;
+}
+
+std::size_t no_group_planes(const float* /*x*/, std::size_t /*groups*/, std::size_t /*g*/, const float* /*mins*/,
+                            const float* /*inv_scales*/, float /*max_code*/, const PlaneTargets& /*planes*/) {
+  return 0;
+}
+
+std::size_t no_group_values(const PlaneSources& /*planes*/, std::size_t /*groups*/, std::size_t /*g*/,
+                            const float* /*scales*/, const float* /*mins*/, float /*offset*/, float* /*out*/,
+                            bool /*stream*/) {
+  return 0;
+}
+
+void no_fence() {}
+
 }  // namespace
 
 const SpanKernels& portable_span_kernels() {
-  static const SpanKernels kernels{extremes,          extremes_update,           group_params,
-                                   params_from_bits,  quantize_span,             quantize_span_per_channel,
-                                   no_planes,         dequantize_span,           dequantize_span_per_channel,
-                                   no_codes,          no_codes};
+  static const SpanKernels kernels{extremes,        extremes_update,
+                                   group_params,    params_from_bits,
+                                   quantize_span,   quantize_span_per_channel,
+                                   no_planes,       dequantize_span,
+                                   dequantize_span_per_channel,
+                                   no_codes,        no_codes,
+                                   extremes_groups, no_group_planes,
+                                   no_group_values, no_fence};
   return kernels;
 }
 
