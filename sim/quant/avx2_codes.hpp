@@ -4,8 +4,13 @@
 // codes32 quantizes 32 floats against one group's (min, 1/s) exactly as quantize_span does:
 //   q = clamp(round_half_even((x − m)·(1/s)), 0, max_code)
 // with separately rounded sub and mul (no fused multiply-add), and returns the codes as 32 bytes in
-// element order. pack_plane32<w> stores the plane (code >> shift) & (2^w − 1) of those 32 codes in
-// bit_pack.hpp's layout (4·w bytes):
+// element order. The clamp is applied after rounding, on integers: the saturating packs (int32 → int16
+// → uint8) take every negative level to 0 and every level above 255 to 255, and an unsigned byte
+// minimum caps at max_code. This equals clamping before rounding (rounding is monotone and 0 and
+// max_code are integers) as long as the level converts without overflow, |v| < 2^31: with finite
+// inputs |x − m| is at most the range plus half an fp16 ulp of |m| <= 65504 (16), and 1/s <= 2^24
+// (s >= the smallest fp16 subnormal), so |v| < 2^29. pack_plane32<w> stores the plane
+// (code >> shift) & (2^w − 1) of those 32 codes in bit_pack.hpp's layout (4·w bytes):
 //   w = 8: the masked bytes;  w = 1: movemask of bit `shift` moved to bit 7;
 //   w = 4: maddubs with (1, 16) joins byte pairs, a byte shuffle and a lane permute compact them;
 //   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane.
@@ -22,21 +27,26 @@
 
 namespace lynxsim::quant::avx2 {
 
-LYNXSIM_AVX2_INLINE __m256i level_of(__m256 x, __m256 min, __m256 inv_scale, __m256 max_code) {
-  const __m256 v = _mm256_mul_ps(_mm256_sub_ps(x, min), inv_scale);
-  return _mm256_cvtps_epi32(_mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), max_code));
+// The rounded, not yet clamped level of 8 floats.
+LYNXSIM_AVX2_INLINE __m256i level_of(__m256 x, __m256 min, __m256 inv_scale) {
+  return _mm256_cvtps_epi32(_mm256_mul_ps(_mm256_sub_ps(x, min), inv_scale));
 }
 
-LYNXSIM_AVX2_INLINE __m256i bytes_of(__m256i q0, __m256i q1, __m256i q2, __m256i q3) {
+// The codes of 32 levels in element order, clamped to [0, max_code] (max_code in every byte).
+LYNXSIM_AVX2_INLINE __m256i bytes_of(__m256i q0, __m256i q1, __m256i q2, __m256i q3, __m256i max_code) {
   const __m256i bytes = _mm256_packus_epi16(_mm256_packs_epi32(q0, q1), _mm256_packs_epi32(q2, q3));
-  return _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7));
+  return _mm256_min_epu8(_mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7)), max_code);
 }
 
-LYNXSIM_AVX2_INLINE __m256i codes32(const float* x, __m256 min, __m256 inv_scale, __m256 max_code) {
-  return bytes_of(level_of(_mm256_loadu_ps(x), min, inv_scale, max_code),
-                  level_of(_mm256_loadu_ps(x + 8), min, inv_scale, max_code),
-                  level_of(_mm256_loadu_ps(x + 16), min, inv_scale, max_code),
-                  level_of(_mm256_loadu_ps(x + 24), min, inv_scale, max_code));
+LYNXSIM_AVX2_INLINE __m256i codes32(const float* x, __m256 min, __m256 inv_scale, __m256i max_code) {
+  return bytes_of(level_of(_mm256_loadu_ps(x), min, inv_scale), level_of(_mm256_loadu_ps(x + 8), min, inv_scale),
+                  level_of(_mm256_loadu_ps(x + 16), min, inv_scale),
+                  level_of(_mm256_loadu_ps(x + 24), min, inv_scale), max_code);
+}
+
+// max_code in every byte.
+LYNXSIM_AVX2_INLINE __m256i code_limit(float max_code) {
+  return _mm256_set1_epi8(static_cast<char>(static_cast<int>(max_code)));
 }
 
 LYNXSIM_AVX2_INLINE __m256i plane_bits(__m256i codes, int shift, int bits) {

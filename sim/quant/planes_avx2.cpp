@@ -38,7 +38,7 @@ LYNXSIM_AVX2 void quantize_groups_of(const float* x, std::size_t groups, std::si
                                      const float* inv_scales, float max_code, const PlaneTargets& planes) {
   std::uint8_t* out[] = {planes.plane[0].bytes, planes.plane[1].bytes, planes.plane[2].bytes, planes.plane[3].bytes};
   const int shift[] = {planes.plane[0].shift, planes.plane[1].shift, planes.plane[2].shift, planes.plane[3].shift};
-  const __m256 vmax = _mm256_set1_ps(max_code);
+  const __m256i vmax = avx2::code_limit(max_code);
   for (std::size_t j = 0, e = 0; j < groups; ++j) {
     const __m256 vmin = _mm256_set1_ps(mins[j]);
     const __m256 vinv = _mm256_set1_ps(inv_scales[j]);
@@ -61,7 +61,7 @@ LYNXSIM_AVX2 void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_
 
 LYNXSIM_AVX2 void quantize_groups_any(const float* x, std::size_t groups, std::size_t g, const float* mins,
                                       const float* inv_scales, float max_code, const PlaneTargets& planes) {
-  const __m256 vmax = _mm256_set1_ps(max_code);
+  const __m256i vmax = avx2::code_limit(max_code);
   for (std::size_t j = 0, e = 0; j < groups; ++j) {
     const __m256 vmin = _mm256_set1_ps(mins[j]);
     const __m256 vinv = _mm256_set1_ps(inv_scales[j]);
