@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <stdexcept>
 #include <vector>
 
@@ -170,6 +172,59 @@ TEST_CASE("every kernel ISA quantizes straight into planes like the oracle, with
   }
 }
 
+TEST_CASE("every kernel ISA encodes and decodes runs of equal per-token groups like the oracle") {
+  // Groups of a multiple of 32 that tile the rows: runs of 16 groups span rows and end part-way.
+  for (int channels : {32, 96, 128, 256}) {
+    for (int tokens : {1, 6, 37}) {
+      const auto x = quant_test::wild_values(tokens, channels, 7);
+      for (KernelIsa isa : supported_isas()) {
+        CAPTURE(to_string(isa));
+        CAPTURE(channels);
+        CAPTURE(tokens);
+        for (int group : {32, 64, 128, 4096}) {
+          if (channels % std::min(group, channels) != 0) {
+            continue;
+          }
+          CAPTURE(group);
+          for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{2, 2, 4}},
+                                          PlaneSplit{{1, 1, 2, 4}}, PlaneSplit{{4, 2, 2}}}) {
+            for (bool symmetric : {false, true}) {
+              check_planes(x, tokens, channels, QuantConfig{8, GroupAxis::per_token, group, symmetric}, split, isa);
+            }
+          }
+          check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, false}, PlaneSplit{{4}}, isa);
+          check_planes(x, tokens, channels, QuantConfig{4, GroupAxis::per_token, group, true}, PlaneSplit{{2, 2}}, isa);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("decoding 1 MiB or more (non-temporal stores) gives the oracle's values, on aligned and unaligned output") {
+  const int tokens = 2048;
+  const int channels = 128;
+  const auto x = quant_test::gaussian_channels(tokens, channels, 4, 5);
+  const std::size_t n = x.size();
+  for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}}) {
+    const QuantConfig config{8, GroupAxis::per_token, 128, false};
+    const PlaneEncoded encoded = encode_planes_reference(BlockView(x, tokens, channels), config, split);
+    for (int k = 1; k <= split.num_planes(); ++k) {
+      std::vector<float> ref_values(n);
+      decode_planes_reference(encoded, k, MutableBlockView(ref_values, tokens, channels));
+      for (KernelIsa isa : supported_isas()) {
+        CAPTURE(to_string(isa));
+        for (std::size_t shift : {0, 1}) {
+          CAPTURE(shift);
+          std::vector<float> buffer(n + 1, -1.0F);
+          const std::span<float> out(buffer.data() + shift, n);
+          decode_planes_fast(encoded, k, MutableBlockView(out, tokens, channels), isa);
+          require_same_bits(std::vector<float>(out.begin(), out.end()), ref_values);
+        }
+      }
+    }
+  }
+}
+
 TEST_CASE("encoding into a used output rewrites every plane byte") {
   const int tokens = 9;
   const int channels = 72;
@@ -223,11 +278,13 @@ TEST_CASE("every kernel ISA rejects NaN and infinity with the position") {
       std::vector<float> x(40 * 64, 0.5F);
       x[33 * 64 + 45] = bad;
       for (GroupAxis axis : {GroupAxis::per_token, GroupAxis::per_channel}) {
-        const QuantConfig config{8, axis, 16, false};
-        CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 40, 64), config, isa), doctest::Contains("token 33, channel 45"),
-                             std::invalid_argument);
-        CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 40, 64), config, PlaneSplit{{4, 4}}, isa),
-                             doctest::Contains("token 33, channel 45"), std::invalid_argument);
+        for (int group : {16, 32, 64}) {
+          const QuantConfig config{8, axis, group, false};
+          CHECK_THROWS_WITH_AS(quantize_fast(BlockView(x, 40, 64), config, isa),
+                               doctest::Contains("token 33, channel 45"), std::invalid_argument);
+          CHECK_THROWS_WITH_AS(encode_planes_fast(BlockView(x, 40, 64), config, PlaneSplit{{4, 4}}, isa),
+                               doctest::Contains("token 33, channel 45"), std::invalid_argument);
+        }
       }
     }
   }
