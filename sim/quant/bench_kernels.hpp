@@ -14,7 +14,9 @@
 // interleaved (one pass of each per round) so that a change of load on a shared machine reaches a
 // kernel and the memcpy it is compared with alike; before each of those passes `evict_bytes` of
 // scratch memory are written (untimed; default 64 MiB, twice a 32 MiB last-level cache), so
-// every pass reads its input from memory, not from what the previous pass left in the cache.
+// every pass reads its input from memory, not from what the previous pass left in the cache. Besides
+// the best-of ratios the single-thread kernels report the median over rounds of the ratio within a
+// round (memcpy and kernel timed moments apart), the steadier figure on a shared machine.
 // Single-thread figures are timed in process CPU time (std::clock), so other programs competing for
 // the cores do not distort them; multi-thread figures are wall time. The optimized rows use the
 // config's kernel ISA (kernel_isa.hpp: by default AVX2 where the CPU has it, else the portable loops).
@@ -68,6 +70,7 @@ struct KernelBenchResult {
   CodecThroughput reference;
   CodecThroughput fast_single;
   CodecThroughput fast_threads;
+  CodecThroughput median_vs_memcpy;  // one thread: median over rounds of memcpy time / kernel time
   double memcpy_gbps = 0.0;          // one thread
   double memcpy_threads_gbps = 0.0;  // threads_used threads
   std::vector<FormatKernelRates> formats;  // the KV format kernels (bench_formats.hpp)

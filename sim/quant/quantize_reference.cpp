@@ -34,7 +34,7 @@ GroupExtent extent_of(const GroupLayout& layout, std::size_t group) {
 
 std::uint8_t quantize_value(float x, const GroupParams& p, int max_code) {
   float v = (x - p.min) * p.inv_scale;
-  v = std::fmin(std::fmax(v, 0.0F), static_cast<float>(max_code));
+  v = std::clamp(v, 0.0F, static_cast<float>(max_code));
   return static_cast<std::uint8_t>(std::nearbyint(v));
 }
 
@@ -60,8 +60,8 @@ QuantizedBlock quantize_reference(BlockView input, const QuantConfig& config) {
     float hi = lo;
     for (int t = e.token_begin; t < e.token_end; ++t) {
       for (int c = e.channel_begin; c < e.channel_end; ++c) {
-        lo = std::fmin(lo, input.at(t, c));
-        hi = std::fmax(hi, input.at(t, c));
+        lo = std::min(lo, input.at(t, c));
+        hi = std::max(hi, input.at(t, c));
       }
     }
     const GroupParams params = make_group_params(lo, hi, config);
