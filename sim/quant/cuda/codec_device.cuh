@@ -28,11 +28,18 @@ struct DeviceShape {
   int num_planes;
   int plane_bits[kMaxPlanes];
   int plane_shift[kMaxPlanes];
+  int uniform_group;  // g when per-token groups of g, a multiple of 8, tile every row; else 0
 };
 
+int uniform_group_of(const CodecShape& s) {
+  const int g = s.group_size < s.channels ? s.group_size : s.channels;
+  return !s.per_channel && g > 0 && s.channels % g == 0 && g % 8 == 0 ? g : 0;
+}
+
 DeviceShape device_shape(const CodecShape& s) {
-  DeviceShape d{s.tokens,     s.channels, s.bits, s.per_channel ? 1 : 0, s.group_size,
-                (s.channels + s.group_size - 1) / s.group_size, s.symmetric ? 1 : 0, s.num_planes, {}, {}};
+  DeviceShape d{s.tokens,   s.channels, s.bits, s.per_channel ? 1 : 0, s.group_size,
+                (s.channels + s.group_size - 1) / s.group_size, s.symmetric ? 1 : 0, s.num_planes, {}, {},
+                uniform_group_of(s)};
   int shift = s.bits;
   for (int p = 0; p < s.num_planes; ++p) {
     shift -= s.plane_bits[p];
@@ -161,12 +168,15 @@ struct GroupParams {
   float inv_scale = 0.0F;
 
   __device__ void load(long long g, const unsigned short* scales, const unsigned short* mins) {
-    if (g == group) {
-      return;
+    if (g != group) {
+      group = g;
+      set(scales[g], mins[g]);
     }
-    group = g;
-    scale = cm::from_fp16(scales[g]);
-    min_value = cm::from_fp16(mins[g]);
+  }
+
+  __device__ void set(unsigned short scale_bits, unsigned short min_bits) {
+    scale = cm::from_fp16(scale_bits);
+    min_value = cm::from_fp16(min_bits);
     inv_scale = scale > 0.0F ? __fdiv_rn(1.0F, scale) : 0.0F;
   }
 
@@ -249,6 +259,28 @@ __device__ void store_floats(float* dst, const float* src, int count) {
   }
 }
 
+// Element j's code into the chunk's bits of every plane.
+__device__ inline void add_code(const DeviceShape& s, unsigned code, int j, unsigned long long* acc) {
+#pragma unroll
+  for (int p = 0; p < kMaxPlanes; ++p) {
+    if (p < s.num_planes) {
+      const unsigned value = (code >> s.plane_shift[p]) & ((1U << s.plane_bits[p]) - 1U);
+      acc[p] |= static_cast<unsigned long long>(value) << (j * s.plane_bits[p]);
+    }
+  }
+}
+
+__device__ inline void store_planes(const DeviceShape& s, const PlaneBytes& planes, long long k,
+                                    const unsigned long long* acc, int count) {
+#pragma unroll
+  for (int p = 0; p < kMaxPlanes; ++p) {
+    if (p < s.num_planes) {
+      const int w = s.plane_bits[p];
+      store_chunk(planes.bytes[p] + k * w, acc[p], (count * w + 7) / 8, count == 8);
+    }
+  }
+}
+
 // One thread per chunk of eight elements: quantize them and write their bits of every plane.
 __global__ void quantize_pack_kernel(DeviceShape s, const float* x, const unsigned short* scales,
                                      const unsigned short* mins, PlaneBytes planes) {
@@ -262,27 +294,85 @@ __global__ void quantize_pack_kernel(DeviceShape s, const float* x, const unsign
   float in[8];
   load_floats(x + i0, in, count);
   unsigned long long acc[kMaxPlanes] = {};
-  Cursor u = cursor_at(s, i0);
   GroupParams params;
-  for (int j = 0; j < count; ++j) {
-    params.load(u.g, scales, mins);
-    const unsigned code = params.code(s, in[j]);
-#pragma unroll
-    for (int p = 0; p < kMaxPlanes; ++p) {
-      if (p < s.num_planes) {
-        const unsigned value = (code >> s.plane_shift[p]) & ((1U << s.plane_bits[p]) - 1U);
-        acc[p] |= static_cast<unsigned long long>(value) << (j * s.plane_bits[p]);
-      }
+  if (s.uniform_group > 0) {
+    params.load(i0 / s.uniform_group, scales, mins);
+    for (int j = 0; j < count; ++j) {
+      add_code(s, params.code(s, in[j]), j, acc);
     }
-    advance(s, u);
+  } else {
+    Cursor u = cursor_at(s, i0);
+    for (int j = 0; j < count; ++j) {
+      params.load(u.g, scales, mins);
+      add_code(s, params.code(s, in[j]), j, acc);
+      advance(s, u);
+    }
   }
+  store_planes(s, planes, k, acc, count);
+}
+
+// Uniform per-token groups of at most 256 elements whose chunk count g/8 is a power of two: the
+// g/8 consecutive lanes of a group (aligned within the warp) reduce their chunk's min and max by
+// shuffles, derive the parameters and quantize the floats they hold, so x is read once. Every lane
+// takes part in the shuffles, also past the end.
+__global__ void fused_row_encode_kernel(DeviceShape s, const float* x, unsigned short* scales, unsigned short* mins,
+                                        int* status, PlaneBytes planes) {
+  const long long k = blockIdx.x * static_cast<long long>(blockDim.x) + threadIdx.x;
+  const long long i0 = k * 8;
+  const bool active = i0 < static_cast<long long>(s.tokens) * s.channels;
+  float in[8] = {};
+  if (active) {
+    load_floats(x + i0, in, 8);
+  }
+  float lo = in[0];
+  float hi = in[0];
+  for (int j = 1; j < 8; ++j) {
+    lo = in[j] < lo ? in[j] : lo;
+    hi = in[j] > hi ? in[j] : hi;
+  }
+  for (int offset = s.uniform_group / 16; offset > 0; offset /= 2) {
+    const float other_lo = __shfl_xor_sync(0xffffffffU, lo, offset);
+    const float other_hi = __shfl_xor_sync(0xffffffffU, hi, offset);
+    lo = other_lo < lo ? other_lo : lo;
+    hi = other_hi > hi ? other_hi : hi;
+  }
+  if (!active) {
+    return;
+  }
+  const cm::ParamBits bits = cm::group_param_bits(lo, hi, s.bits, s.symmetric != 0);
+  if (i0 % s.uniform_group == 0) {
+    const long long g = i0 / s.uniform_group;
+    scales[g] = bits.scale_bits;
+    mins[g] = bits.min_bits;
+    if (!bits.scale_ok || !bits.min_ok) {
+      atomicOr(status, kStatusMetadataOverflow);
+    }
+  }
+  GroupParams params;
+  params.set(bits.scale_bits, bits.min_bits);
+  unsigned long long acc[kMaxPlanes] = {};
+  for (int j = 0; j < 8; ++j) {
+    add_code(s, params.code(s, in[j]), j, acc);
+  }
+  store_planes(s, planes, k, acc, 8);
+}
+
+__host__ __device__ inline bool fused_encode_applies(const DeviceShape& s) {
+  const int lanes = s.uniform_group / 8;
+  return s.uniform_group > 0 && lanes <= 32 && (lanes & (lanes - 1)) == 0;
+}
+
+// Element j's code merged from the received planes' bits of its chunk.
+__device__ inline unsigned merged_code(const DeviceShape& s, const unsigned long long* acc, int received, int j) {
+  unsigned code = 0;
 #pragma unroll
   for (int p = 0; p < kMaxPlanes; ++p) {
-    if (p < s.num_planes) {
-      const int w = s.plane_bits[p];
-      store_chunk(planes.bytes[p] + k * w, acc[p], (count * w + 7) / 8, count == 8);
+    if (p < received) {
+      const unsigned mask = (1U << s.plane_bits[p]) - 1U;
+      code |= (static_cast<unsigned>(acc[p] >> (j * s.plane_bits[p])) & mask) << s.plane_shift[p];
     }
   }
+  return code;
 }
 
 // One thread per chunk of eight elements: merge the received planes' bits and dequantize (bucket
@@ -304,21 +394,20 @@ __global__ void decode_kernel(DeviceShape s, PlanePointers planes, int received,
       acc[p] = load_chunk(planes.bytes[p] + k * w, (count * w + 7) / 8, count == 8);
     }
   }
-  Cursor u = cursor_at(s, i0);
   GroupParams params;
   float values[8];
-  for (int j = 0; j < count; ++j) {
-    unsigned code = 0;
-#pragma unroll
-    for (int p = 0; p < kMaxPlanes; ++p) {
-      if (p < received) {
-        const unsigned mask = (1U << s.plane_bits[p]) - 1U;
-        code |= (static_cast<unsigned>(acc[p] >> (j * s.plane_bits[p])) & mask) << s.plane_shift[p];
-      }
+  if (s.uniform_group > 0) {
+    params.load(i0 / s.uniform_group, scales, mins);
+    for (int j = 0; j < count; ++j) {
+      values[j] = params.value(__fadd_rn(static_cast<float>(merged_code(s, acc, received, j)), level_offset));
     }
-    params.load(u.g, scales, mins);
-    values[j] = params.value(__fadd_rn(static_cast<float>(code), level_offset));
-    advance(s, u);
+  } else {
+    Cursor u = cursor_at(s, i0);
+    for (int j = 0; j < count; ++j) {
+      params.load(u.g, scales, mins);
+      values[j] = params.value(__fadd_rn(static_cast<float>(merged_code(s, acc, received, j)), level_offset));
+      advance(s, u);
+    }
   }
   store_floats(out + i0, values, count);
 }

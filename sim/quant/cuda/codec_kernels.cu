@@ -60,12 +60,14 @@ std::size_t plane_bytes(const CodecShape& s, int plane) {
   return (n * static_cast<std::size_t>(s.plane_bits[plane]) + 7) / 8;
 }
 
-// Device buffers of one encode: group metadata, the overflow flag, one packed buffer per plane.
+// Device buffers of encodes: group metadata, the overflow flag (cleared once: it only ever gets set,
+// and a set flag ends the buffers' use with an error), one packed buffer per plane.
 struct EncodeBuffers {
   explicit EncodeBuffers(const CodecShape& shape)
       : scales(shape.num_groups * sizeof(std::uint16_t)),
         mins(shape.num_groups * sizeof(std::uint16_t)),
         status(sizeof(int)) {
+    check(cudaMemset(status.as<int>(), 0, sizeof(int)), "cudaMemset");
     for (int p = 0; p < shape.num_planes; ++p) {
       planes.push_back(std::make_unique<DeviceBuffer>(plane_bytes(shape, p)));
     }
@@ -80,10 +82,25 @@ long long chunks_of(const CodecShape& shape) {
   return (static_cast<long long>(shape.tokens) * shape.channels + 7) / 8;
 }
 
+PlaneBytes plane_bytes_of(const CodecShape& shape, EncodeBuffers& b) {
+  PlaneBytes planes{};
+  for (int p = 0; p < shape.num_planes; ++p) {
+    planes.bytes[p] = b.planes[static_cast<std::size_t>(p)]->as<unsigned char>();
+  }
+  return planes;
+}
+
+// One kernel where fused_encode_applies, else the group parameters and then quantize+pack.
 void launch_encode(const CodecShape& shape, const DeviceBuffer& x, EncodeBuffers& b) {
   const DeviceShape s = device_shape(shape);
   const auto groups = static_cast<long long>(shape.num_groups);
-  check(cudaMemset(b.status.as<int>(), 0, sizeof(int)), "cudaMemset");
+  if (fused_encode_applies(s)) {
+    fused_row_encode_kernel<<<grid_for(chunks_of(shape)), kThreads>>>(
+        s, x.as<float>(), b.scales.as<unsigned short>(), b.mins.as<unsigned short>(), b.status.as<int>(),
+        plane_bytes_of(shape, b));
+    check(cudaGetLastError(), "fused_row_encode_kernel");
+    return;
+  }
   if (shape.per_channel) {
     column_params_kernel<<<grid_for(groups), kThreads>>>(s, x.as<float>(), groups, b.scales.as<unsigned short>(),
                                                          b.mins.as<unsigned short>(), b.status.as<int>());
@@ -92,12 +109,8 @@ void launch_encode(const CodecShape& shape, const DeviceBuffer& x, EncodeBuffers
                                                            b.mins.as<unsigned short>(), b.status.as<int>());
   }
   check(cudaGetLastError(), "group parameter kernel");
-  PlaneBytes planes{};
-  for (int p = 0; p < shape.num_planes; ++p) {
-    planes.bytes[p] = b.planes[static_cast<std::size_t>(p)]->as<unsigned char>();
-  }
   quantize_pack_kernel<<<grid_for(chunks_of(shape)), kThreads>>>(s, x.as<float>(), b.scales.as<unsigned short>(),
-                                                                 b.mins.as<unsigned short>(), planes);
+                                                                 b.mins.as<unsigned short>(), plane_bytes_of(shape, b));
   check(cudaGetLastError(), "quantize_pack_kernel");
 }
 

@@ -10,6 +10,10 @@
 //      plane (eight elements of w bits are exactly w bytes of a plane);
 //   3. decode: one thread per eight elements reads their bytes of each received plane, merges the
 //      bits and dequantizes (bucket middle when planes are missing).
+// Per-token groups of g elements that tile the rows (g a multiple of 8) skip the per-element group
+// walk: a chunk of eight lies in group i/g. When moreover g/8 is a power of two up to 32 (g = 8 ... 256,
+// Lynx's 128 included), kernels 1 and 2 are one: the g/8 lanes of a group reduce its min and max by
+// shuffles and quantize the floats they already hold, so an encode reads the input once, not twice.
 // The arithmetic is codec_math.hpp's, evaluated without fused multiply-add, so codes and values are
 // the CPU oracle's bits.
 
@@ -46,7 +50,7 @@ void decode(const CodecShape& shape, const std::uint8_t* const* plane_codes, int
             const std::uint16_t* scales, const std::uint16_t* mins, float* output);
 
 // Device-resident timing for the benchmark: input is uploaded once, then each of `rounds` rounds
-// times (CUDA events, default stream) one encode (the three kernels, every plane), one decode of
+// times (CUDA events, default stream) one encode (its one or two kernels, every plane), one decode of
 // every plane and one device-to-device copy of the float32 input. Best of the rounds, in seconds.
 struct DeviceTimes {
   double encode_s = 0.0;
