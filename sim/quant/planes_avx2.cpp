@@ -33,24 +33,7 @@ bool widths_supported(const int* bits, int count) {
   return true;
 }
 
-template <int... Widths>
-LYNXSIM_AVX2 void quantize_groups_of(const float* x, std::size_t groups, std::size_t g, const float* mins,
-                                     const float* inv_scales, float max_code, const PlaneTargets& planes) {
-  std::uint8_t* out[] = {planes.plane[0].bytes, planes.plane[1].bytes, planes.plane[2].bytes, planes.plane[3].bytes};
-  const int shift[] = {planes.plane[0].shift, planes.plane[1].shift, planes.plane[2].shift, planes.plane[3].shift};
-  const __m256i vmax = avx2::code_limit(max_code);
-  for (std::size_t j = 0, e = 0; j < groups; ++j) {
-    const __m256 vmin = _mm256_set1_ps(mins[j]);
-    const __m256 vinv = _mm256_set1_ps(inv_scales[j]);
-    for (const std::size_t end = e + g; e < end; e += 32) {
-      const __m256i codes = avx2::codes32(x + e, vmin, vinv, vmax);
-      int p = 0;
-      ((avx2::pack_plane32<Widths>(codes, shift[p], out[p] + e * Widths / 8), ++p), ...);
-    }
-  }
-}
-
-LYNXSIM_AVX2 void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_t e) {
+LYNXSIM_AVX2 inline void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_t e) {
   switch (t.bits) {
     case 1: avx2::pack_plane32<1>(codes, t.shift, t.bytes + e / 8); break;
     case 2: avx2::pack_plane32<2>(codes, t.shift, t.bytes + e / 4); break;
@@ -59,17 +42,36 @@ LYNXSIM_AVX2 void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_
   }
 }
 
-LYNXSIM_AVX2 void quantize_groups_any(const float* x, std::size_t groups, std::size_t g, const float* mins,
-                                      const float* inv_scales, float max_code, const PlaneTargets& planes) {
+// Writers of the 32 codes of the step at element e into the planes: fixed widths (targets copied
+// into locals, so the stores cannot alias them), and any widths.
+template <int... Widths>
+struct FixedPlanes {
+  std::uint8_t* bytes[sizeof...(Widths)];
+  int shift[sizeof...(Widths)];
+  LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
+    int p = 0;
+    ((avx2::pack_plane32<Widths>(codes, shift[p], bytes[p] + e * Widths / 8), ++p), ...);
+  }
+};
+
+struct AnyTargets {
+  const PlaneTargets* planes;
+  LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
+    for (int p = 0; p < planes->count; ++p) {
+      pack_any_plane(codes, planes->plane[p], e);
+    }
+  }
+};
+
+template <typename Pack>
+LYNXSIM_AVX2 void quantize_groups_with(const Pack& pack, const float* x, std::size_t groups, std::size_t g,
+                                       const float* mins, const float* inv_scales, float max_code) {
   const __m256i vmax = avx2::code_limit(max_code);
   for (std::size_t j = 0, e = 0; j < groups; ++j) {
     const __m256 vmin = _mm256_set1_ps(mins[j]);
     const __m256 vinv = _mm256_set1_ps(inv_scales[j]);
     for (const std::size_t end = e + g; e < end; e += 32) {
-      const __m256i codes = avx2::codes32(x + e, vmin, vinv, vmax);
-      for (int p = 0; p < planes.count; ++p) {
-        pack_any_plane(codes, planes.plane[p], e);
-      }
+      pack(avx2::codes32(x + e, vmin, vinv, vmax), e);
     }
   }
 }
@@ -175,12 +177,15 @@ LYNXSIM_AVX2 std::size_t quantize_groups_planes_avx2(const float* x, std::size_t
   if (g % 32 != 0 || !widths_supported(bits, planes.count)) {
     return 0;
   }
+  const PlaneTarget& a = planes.plane[0];
+  const PlaneTarget& b = planes.plane[1];
   if (planes.count == 1 && bits[0] == 8) {
-    quantize_groups_of<8>(x, groups, g, mins, inv_scales, max_code, planes);
+    quantize_groups_with(FixedPlanes<8>{{a.bytes}, {a.shift}}, x, groups, g, mins, inv_scales, max_code);
   } else if (planes.count == 2 && bits[0] == 4 && bits[1] == 4) {
-    quantize_groups_of<4, 4>(x, groups, g, mins, inv_scales, max_code, planes);
+    quantize_groups_with(FixedPlanes<4, 4>{{a.bytes, b.bytes}, {a.shift, b.shift}}, x, groups, g, mins, inv_scales,
+                         max_code);
   } else {
-    quantize_groups_any(x, groups, g, mins, inv_scales, max_code, planes);
+    quantize_groups_with(AnyTargets{&planes}, x, groups, g, mins, inv_scales, max_code);
   }
   return groups;
 }
