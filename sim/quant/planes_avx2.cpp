@@ -43,7 +43,7 @@ LYNXSIM_AVX2 inline void pack_any_plane(__m256i codes, const PlaneTarget& t, std
 }
 
 // Writers of the 32 codes of the step at element e into the planes: fixed widths (targets copied
-// into locals, so the stores cannot alias them), and any widths.
+// into locals, so the stores cannot alias them), the whole 8-bit code, and any widths.
 template <int... Widths>
 struct FixedPlanes {
   std::uint8_t* bytes[sizeof...(Widths)];
@@ -51,6 +51,14 @@ struct FixedPlanes {
   LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
     int p = 0;
     ((avx2::pack_plane32<Widths>(codes, shift[p], bytes[p] + e * Widths / 8), ++p), ...);
+  }
+};
+
+// One plane of all 8 bits: shift 0, and the codes are the plane's bytes.
+struct WholeCodes {
+  std::uint8_t* bytes;
+  LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bytes + e), codes);
   }
 };
 
@@ -180,7 +188,7 @@ LYNXSIM_AVX2 std::size_t quantize_groups_planes_avx2(const float* x, std::size_t
   const PlaneTarget& a = planes.plane[0];
   const PlaneTarget& b = planes.plane[1];
   if (planes.count == 1 && bits[0] == 8) {
-    quantize_groups_with(FixedPlanes<8>{{a.bytes}, {a.shift}}, x, groups, g, mins, inv_scales, max_code);
+    quantize_groups_with(WholeCodes{a.bytes}, x, groups, g, mins, inv_scales, max_code);
   } else if (planes.count == 2 && bits[0] == 4 && bits[1] == 4) {
     quantize_groups_with(FixedPlanes<4, 4>{{a.bytes, b.bytes}, {a.shift, b.shift}}, x, groups, g, mins, inv_scales,
                          max_code);
