@@ -13,7 +13,8 @@
 // (code >> shift) & (2^w − 1) of those 32 codes in bit_pack.hpp's layout (4·w bytes):
 //   w = 8: the masked bytes;  w = 1: movemask of bit `shift` moved to bit 7;
 //   w = 4: maddubs with (1, 16) joins byte pairs, a byte shuffle and a lane permute compact them;
-//   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane.
+//   w = 2: maddubs with (1, 4), then madd with (1, 16) joins four codes per 32-bit lane;
+// with Stream, through non-temporal stores.
 // unpack_plane32<w> is the inverse for shift 0: the 32 fields of 4·w packed bytes, one per byte in
 // element order, spread with zero extension, shifts and masks (w = 1: byte broadcast and a bit test).
 // Include only from translation units built for x86 with GCC or Clang (LYNXSIM_QUANT_AVX2_KERNELS).
@@ -54,17 +55,56 @@ LYNXSIM_AVX2_INLINE __m256i plane_bits(__m256i codes, int shift, int bits) {
   return _mm256_and_si256(shifted, _mm256_set1_epi8(static_cast<char>((1 << bits) - 1)));
 }
 
-template <int Bits>
+// Stores of 32, 16, 8 and 4 bytes, cached or non-temporal (movntdq, movnti; the 16-byte ones need a
+// 16-byte aligned address).
+template <bool Stream>
+LYNXSIM_AVX2_INLINE void store16(std::uint8_t* out, __m128i v) {
+  if constexpr (Stream) {
+    _mm_stream_si128(reinterpret_cast<__m128i*>(out), v);
+  } else {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);
+  }
+}
+
+template <bool Stream>
+LYNXSIM_AVX2_INLINE void store32(std::uint8_t* out, __m256i v) {
+  if constexpr (Stream) {
+    store16<true>(out, _mm256_castsi256_si128(v));
+    store16<true>(out + 16, _mm256_extracti128_si256(v, 1));
+  } else {
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), v);
+  }
+}
+
+template <bool Stream>
+LYNXSIM_AVX2_INLINE void store8(std::uint8_t* out, __m128i v) {
+  if constexpr (Stream) {
+    _mm_stream_si64(reinterpret_cast<long long*>(out), _mm_cvtsi128_si64(v));
+  } else {
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), v);
+  }
+}
+
+template <bool Stream>
+LYNXSIM_AVX2_INLINE void store4(std::uint8_t* out, std::uint32_t word) {
+  if constexpr (Stream) {
+    _mm_stream_si32(reinterpret_cast<int*>(out), static_cast<int>(word));
+  } else {
+    std::memcpy(out, &word, sizeof word);
+  }
+}
+
+template <int Bits, bool Stream = false>
 LYNXSIM_AVX2_INLINE void pack_plane32(__m256i codes, int shift, std::uint8_t* out) {
   if constexpr (Bits == 8) {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), plane_bits(codes, shift, 8));
+    store32<Stream>(out, plane_bits(codes, shift, 8));
   } else if constexpr (Bits == 4) {
     const __m256i pairs = _mm256_maddubs_epi16(plane_bits(codes, shift, 4), _mm256_set1_epi16(0x1001));
     const __m256i compact = _mm256_shuffle_epi8(
         pairs, _mm256_setr_epi8(0, 2, 4, 6, 8, 10, 12, 14, -1, -1, -1, -1, -1, -1, -1, -1, 0, 2, 4, 6, 8, 10, 12,
                                 14, -1, -1, -1, -1, -1, -1, -1, -1));
     const __m256i joined = _mm256_permute4x64_epi64(compact, 0x08);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
+    store16<Stream>(out, _mm256_castsi256_si128(joined));
   } else if constexpr (Bits == 2) {
     const __m256i pairs = _mm256_maddubs_epi16(plane_bits(codes, shift, 2), _mm256_set1_epi16(0x0401));
     const __m256i quads = _mm256_madd_epi16(pairs, _mm256_set1_epi32(0x00100001));
@@ -72,12 +112,11 @@ LYNXSIM_AVX2_INLINE void pack_plane32(__m256i codes, int shift, std::uint8_t* ou
         quads, _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 4, 8, 12, -1, -1,
                                 -1, -1, -1, -1, -1, -1, -1, -1, -1, -1));
     const __m256i joined = _mm256_permutevar8x32_epi32(compact, _mm256_setr_epi32(0, 4, 0, 4, 0, 4, 0, 4));
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(out), _mm256_castsi256_si128(joined));
+    store8<Stream>(out, _mm256_castsi256_si128(joined));
   } else {
     static_assert(Bits == 1, "plane widths 1, 2, 4 and 8 only");
-    const auto word =
-        static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_sll_epi16(codes, _mm_cvtsi32_si128(7 - shift))));
-    std::memcpy(out, &word, sizeof word);
+    store4<Stream>(out, static_cast<std::uint32_t>(
+                            _mm256_movemask_epi8(_mm256_sll_epi16(codes, _mm_cvtsi32_si128(7 - shift)))));
   }
 }
 

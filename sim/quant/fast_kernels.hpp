@@ -32,10 +32,12 @@ void quantize_rows_fast(BlockView input, const BlockMetadata& meta, int token_be
 // Quantizes per-token rows straight into bit planes (span_kernels.hpp's PlaneTargets; plane p's bytes
 // points at the plane code of row token_begin's first element), without a code buffer. Applies when
 // planes_on_byte_boundaries(): per-token groups, every group starting on a multiple of 8 elements
-// (channels and group size multiples of 8, or one group per row), plane widths 1, 2, 4 or 8.
+// (channels and group size multiples of 8, or one group per row), plane widths 1, 2, 4 or 8. With
+// `stream`, runs of uniform groups (below) write the planes through non-temporal stores, fenced before
+// returning.
 bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const PlaneTargets& planes);
 void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                             const PlaneTargets& planes, KernelIsa isa);
+                             const PlaneTargets& planes, bool stream, KernelIsa isa);
 
 // Dequantizes per-token rows straight from the planes received (plane p's bytes point at the plane
 // code of row token_begin's first element), without a code buffer, when the groups are uniform: one

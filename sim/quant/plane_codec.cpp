@@ -29,11 +29,13 @@ std::size_t metadata_bytes(const QuantConfig& config, int tokens, int channels) 
   return 4 * GroupLayout(config, tokens, channels).num_groups();
 }
 
-// A decoded block at least this large is written with non-temporal stores: 1 MiB is the L2 cache of
-// one AMD Zen 4 core (half of an Intel Sapphire Rapids core's 2 MiB), so a larger output cannot stay in
-// the core's caches and a cached store would only add the read-for-ownership of every line; glibc's
-// memcpy streams from a threshold of the same order (sysdeps/x86/dl-cacheinfo.h).
-constexpr std::size_t kStreamingOutputBytes = std::size_t{1} << 20;
+// A block whose float32 side is at least this large is written with non-temporal stores, decode's
+// float32 output and encode's wire bytes alike: 1 MiB is the L2 cache of one AMD Zen 4 core (half of an
+// Intel Sapphire Rapids core's 2 MiB), so the output of such a block has left the core's caches before
+// anything reads it (the network card, the attention kernels), and a cached store would only add the
+// read-for-ownership of every line; glibc's memcpy streams from a threshold of the same order
+// (sysdeps/x86/dl-cacheinfo.h).
+constexpr std::size_t kStreamingBlockBytes = std::size_t{1} << 20;
 
 // Rows per chunk of the code-buffer paths: whole groups, and a multiple of 8 rows so every plane's chunk starts on a
 // byte boundary.
@@ -217,7 +219,8 @@ void encode_planes_fast_into(BlockView input, const QuantConfig& config, const P
   const BlockMetadata meta{&config, &layout, scales.data(), mins.data()};
   const auto targets = plane_refs<PlaneTargets>(encoded, split.num_planes());
   if (planes_on_byte_boundaries(config, input.channels, targets)) {
-    quantize_rows_to_planes(input, meta, 0, input.tokens, targets, isa);
+    const bool stream = input.size() * sizeof(float) >= kStreamingBlockBytes;
+    quantize_rows_to_planes(input, meta, 0, input.tokens, targets, stream, isa);
   } else {
     quantize_then_pack(input, meta, split, encoded, isa);
   }
@@ -236,7 +239,7 @@ void decode_planes_fast(const PlaneEncoded& encoded, int planes_received, Mutabl
   const int dropped = block.config.bits - encoded.split.bits_in_first(planes_received);
   const float offset = static_cast<float>((1 << dropped) - 1) * 0.5F;
   const auto sources = plane_refs<PlaneSources>(encoded, planes_received);
-  const bool stream = output.size() * sizeof(float) >= kStreamingOutputBytes;
+  const bool stream = output.size() * sizeof(float) >= kStreamingBlockBytes;
   if (dequantize_rows_from_planes(sources, meta, 0, encoded.tokens, offset, output, stream, isa)) {
     return;
   }

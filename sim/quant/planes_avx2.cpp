@@ -8,8 +8,9 @@
 // are bit-identical to the unpack-merge-dequantize path. The one-plane 8-bit code, Lynx's 4+4 split
 // and its 4-bit anchor alone have their own loops; other mixes of widths 1, 2, 4 and 8 dispatch per
 // plane and step.
-// Streaming decode stores two 16-byte halves with movntps (16-byte alignment is what a heap float
-// array guarantees; 32 is not), and only when the output starts on 16 bytes; otherwise plain stores.
+// Streaming stores move 16 bytes or less at a time (movntps, movntdq, movnti: 16-byte alignment is
+// what a heap array guarantees; 32 is not), and only when the output, or every plane, starts on 16
+// bytes; otherwise plain stores.
 
 #include "sim/quant/span_kernels.hpp"
 
@@ -33,40 +34,41 @@ bool widths_supported(const int* bits, int count) {
   return true;
 }
 
+template <bool Stream>
 LYNXSIM_AVX2 inline void pack_any_plane(__m256i codes, const PlaneTarget& t, std::size_t e) {
   switch (t.bits) {
-    case 1: avx2::pack_plane32<1>(codes, t.shift, t.bytes + e / 8); break;
-    case 2: avx2::pack_plane32<2>(codes, t.shift, t.bytes + e / 4); break;
-    case 4: avx2::pack_plane32<4>(codes, t.shift, t.bytes + e / 2); break;
-    default: avx2::pack_plane32<8>(codes, t.shift, t.bytes + e); break;
+    case 1: avx2::pack_plane32<1, Stream>(codes, t.shift, t.bytes + e / 8); break;
+    case 2: avx2::pack_plane32<2, Stream>(codes, t.shift, t.bytes + e / 4); break;
+    case 4: avx2::pack_plane32<4, Stream>(codes, t.shift, t.bytes + e / 2); break;
+    default: avx2::pack_plane32<8, Stream>(codes, t.shift, t.bytes + e); break;
   }
 }
 
 // Writers of the 32 codes of the step at element e into the planes: fixed widths (targets copied
 // into locals, so the stores cannot alias them), the whole 8-bit code, and any widths.
-template <int... Widths>
+template <bool Stream, int... Widths>
 struct FixedPlanes {
   std::uint8_t* bytes[sizeof...(Widths)];
   int shift[sizeof...(Widths)];
   LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
     int p = 0;
-    ((avx2::pack_plane32<Widths>(codes, shift[p], bytes[p] + e * Widths / 8), ++p), ...);
+    ((avx2::pack_plane32<Widths, Stream>(codes, shift[p], bytes[p] + e * Widths / 8), ++p), ...);
   }
 };
 
 // One plane of all 8 bits: shift 0, and the codes are the plane's bytes.
+template <bool Stream>
 struct WholeCodes {
   std::uint8_t* bytes;
-  LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(bytes + e), codes);
-  }
+  LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const { avx2::store32<Stream>(bytes + e, codes); }
 };
 
+template <bool Stream>
 struct AnyTargets {
   const PlaneTargets* planes;
   LYNXSIM_AVX2_INLINE void operator()(__m256i codes, std::size_t e) const {
     for (int p = 0; p < planes->count; ++p) {
-      pack_any_plane(codes, planes->plane[p], e);
+      pack_any_plane<Stream>(codes, planes->plane[p], e);
     }
   }
 };
@@ -173,11 +175,35 @@ LYNXSIM_AVX2 void dequantize_groups(const PlaneSources& s, std::size_t groups, s
   }
 }
 
+template <bool Stream>
+LYNXSIM_AVX2 void quantize_groups(const float* x, std::size_t groups, std::size_t g, const float* mins,
+                                  const float* inv_scales, float max_code, const PlaneTargets& planes) {
+  const PlaneTarget& a = planes.plane[0];
+  const PlaneTarget& b = planes.plane[1];
+  if (planes.count == 1 && a.bits == 8) {
+    quantize_groups_with(WholeCodes<Stream>{a.bytes}, x, groups, g, mins, inv_scales, max_code);
+  } else if (planes.count == 2 && a.bits == 4 && b.bits == 4) {
+    quantize_groups_with(FixedPlanes<Stream, 4, 4>{{a.bytes, b.bytes}, {a.shift, b.shift}}, x, groups, g, mins,
+                         inv_scales, max_code);
+  } else {
+    quantize_groups_with(AnyTargets<Stream>{&planes}, x, groups, g, mins, inv_scales, max_code);
+  }
+}
+
+bool aligned16(const PlaneTargets& planes) {
+  for (int p = 0; p < planes.count; ++p) {
+    if (reinterpret_cast<std::uintptr_t>(planes.plane[p].bytes) % 16 != 0) {
+      return false;
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 LYNXSIM_AVX2 std::size_t quantize_groups_planes_avx2(const float* x, std::size_t groups, std::size_t g,
                                                      const float* mins, const float* inv_scales, float max_code,
-                                                     const PlaneTargets& planes) {
+                                                     const PlaneTargets& planes, bool stream) {
   int bits[8] = {};
   for (int p = 0; p < planes.count; ++p) {
     bits[p] = planes.plane[p].bits;
@@ -185,15 +211,10 @@ LYNXSIM_AVX2 std::size_t quantize_groups_planes_avx2(const float* x, std::size_t
   if (g % 32 != 0 || !widths_supported(bits, planes.count)) {
     return 0;
   }
-  const PlaneTarget& a = planes.plane[0];
-  const PlaneTarget& b = planes.plane[1];
-  if (planes.count == 1 && bits[0] == 8) {
-    quantize_groups_with(WholeCodes{a.bytes}, x, groups, g, mins, inv_scales, max_code);
-  } else if (planes.count == 2 && bits[0] == 4 && bits[1] == 4) {
-    quantize_groups_with(FixedPlanes<4, 4>{{a.bytes, b.bytes}, {a.shift, b.shift}}, x, groups, g, mins, inv_scales,
-                         max_code);
+  if (stream && aligned16(planes)) {
+    quantize_groups<true>(x, groups, g, mins, inv_scales, max_code, planes);
   } else {
-    quantize_groups_with(AnyTargets{&planes}, x, groups, g, mins, inv_scales, max_code);
+    quantize_groups<false>(x, groups, g, mins, inv_scales, max_code, planes);
   }
   return groups;
 }

@@ -140,7 +140,7 @@ std::size_t uniform_group_size(const GroupLayout& layout) {
 
 // Rows of uniform groups (uniform_group_size) straight into planes, kBatchGroups groups per kernel call.
 void quantize_uniform_to_planes(const SpanKernels& k, BlockView input, const BlockMetadata& meta, int token_begin,
-                                int token_end, const PlaneTargets& planes) {
+                                int token_end, const PlaneTargets& planes, bool stream) {
   const auto channels = static_cast<std::size_t>(input.channels);
   const std::size_t g = uniform_group_size(*meta.layout);
   const std::size_t first = static_cast<std::size_t>(token_begin) * channels / g;
@@ -160,7 +160,7 @@ void quantize_uniform_to_planes(const SpanKernels& k, BlockView input, const Blo
     }
     k.group_params(lo, hi, n, *meta.config,
                    GroupParamArrays{meta.scales + first + b0, meta.mins + first + b0, mins, inv});
-    if (k.quantize_groups_planes(xb, n, g, mins, inv, max_code, planes.at(b0 * g)) == 0) {
+    if (k.quantize_groups_planes(xb, n, g, mins, inv, max_code, planes.at(b0 * g), stream) == 0) {
       for (std::size_t j = 0; j < n; ++j) {
         quantize_group_to_planes(k, xb + j * g, g, mins[j], inv[j], max_code, planes.at((b0 + j) * g));
       }
@@ -234,14 +234,15 @@ bool planes_on_byte_boundaries(const QuantConfig& config, int channels, const Pl
 }
 
 void quantize_rows_to_planes(BlockView input, const BlockMetadata& meta, int token_begin, int token_end,
-                             const PlaneTargets& planes, KernelIsa isa) {
+                             const PlaneTargets& planes, bool stream, KernelIsa isa) {
   if (input.channels == 0 || token_end <= token_begin) {
     return;
   }
   const SpanKernels& k = span_kernels(isa);
   const auto max_code = static_cast<float>(meta.config->max_code());
   if (uniform_group_size(*meta.layout) != 0) {
-    quantize_uniform_to_planes(k, input, meta, token_begin, token_end, planes);
+    quantize_uniform_to_planes(k, input, meta, token_begin, token_end, planes, stream);
+    k.store_fence();
     return;
   }
   per_token_groups(k, input, meta, token_begin, token_end,

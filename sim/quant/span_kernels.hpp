@@ -23,7 +23,9 @@
 // Runs of `groups` equal groups of g consecutive elements (per-token groups that tile their rows; group
 // j starts at element j·g of x, out and every plane):
 //   extremes_groups:  extremes of each group into lo[j], hi[j]; false as for extremes;
-//   quantize_groups_planes: quantize_planes of every group with (mins[j], inv_scales[j]);
+//   quantize_groups_planes: quantize_planes of every group with (mins[j], inv_scales[j]); with
+//                     `stream`, the planes take non-temporal stores where every plane starts on 16
+//                     bytes, and store_fence must follow;
 //   dequantize_groups_planes: x̂ = (q + offset)·scales[j] + mins[j] with q merged from the planes,
 //                     q = Σ_p plane_p << shift_p (the planes received; missing low bits are zero);
 //                     with `stream`, out takes non-temporal stores where it is 16-byte aligned, and
@@ -34,8 +36,9 @@
 //   store_fence:      orders earlier non-temporal stores before later stores (sfence; a no-op where
 //                     nothing streams).
 // Streaming stores skip the read-for-ownership of every output cache line: a decoder that writes a
-// block too large to stay in the caches moves 4 bytes per float instead of 8, the choice glibc's memcpy
-// makes above its non_temporal_threshold (sysdeps/x86/dl-cacheinfo.h).
+// block too large to stay in the caches moves 4 bytes per float instead of 8 (an encoder b/8 instead
+// of b/4), the choice glibc's memcpy makes above its non_temporal_threshold
+// (sysdeps/x86/dl-cacheinfo.h).
 
 #include <cstddef>
 #include <cstdint>
@@ -105,7 +108,8 @@ struct SpanKernels {
   std::size_t (*unpack_merge)(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
   bool (*extremes_groups)(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi);
   std::size_t (*quantize_groups_planes)(const float* x, std::size_t groups, std::size_t g, const float* mins,
-                                        const float* inv_scales, float max_code, const PlaneTargets& planes);
+                                        const float* inv_scales, float max_code, const PlaneTargets& planes,
+                                        bool stream);
   std::size_t (*dequantize_groups_planes)(const PlaneSources& planes, std::size_t groups, std::size_t g,
                                           const float* scales, const float* mins, float offset, float* out,
                                           bool stream);
@@ -120,7 +124,8 @@ std::size_t pack_shifted_avx2(const std::uint8_t* codes, std::size_t n, int shif
 std::size_t unpack_merge_avx2(const std::uint8_t* bytes, std::size_t n, int bits, int shift, std::uint8_t* codes);
 bool extremes_groups_avx2(const float* x, std::size_t groups, std::size_t g, float* lo, float* hi);
 std::size_t quantize_groups_planes_avx2(const float* x, std::size_t groups, std::size_t g, const float* mins,
-                                        const float* inv_scales, float max_code, const PlaneTargets& planes);
+                                        const float* inv_scales, float max_code, const PlaneTargets& planes,
+                                        bool stream);
 std::size_t dequantize_groups_planes_avx2(const PlaneSources& planes, std::size_t groups, std::size_t g,
                                           const float* scales, const float* mins, float offset, float* out,
                                           bool stream);

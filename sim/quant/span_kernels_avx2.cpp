@@ -306,7 +306,7 @@ LYNXSIM_AVX2 void quantize_span_per_channel(const float* x, std::size_t n, const
 std::size_t quantize_planes(const float* x, std::size_t n, float min, float inv_scale, float max_code,
                             const PlaneTargets& planes) {
   const std::size_t body = n / 32 * 32;
-  return body == 0 ? 0 : body * quantize_groups_planes_avx2(x, 1, body, &min, &inv_scale, max_code, planes);
+  return body == 0 ? 0 : body * quantize_groups_planes_avx2(x, 1, body, &min, &inv_scale, max_code, planes, false);
 }
 
 LYNXSIM_AVX2 inline __m256 levels8(const std::uint8_t* codes, __m256 offset) {

@@ -135,7 +135,8 @@ bool extremes_groups(const float* x, std::size_t groups, std::size_t g, float* l
 }
 
 std::size_t no_group_planes(const float* /*x*/, std::size_t /*groups*/, std::size_t /*g*/, const float* /*mins*/,
-                            const float* /*inv_scales*/, float /*max_code*/, const PlaneTargets& /*planes*/) {
+                            const float* /*inv_scales*/, float /*max_code*/, const PlaneTargets& /*planes*/,
+                            bool /*stream*/) {
   return 0;
 }
 

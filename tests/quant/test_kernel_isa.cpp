@@ -200,14 +200,17 @@ TEST_CASE("every kernel ISA encodes and decodes runs of equal per-token groups l
   }
 }
 
-TEST_CASE("decoding 1 MiB or more (non-temporal stores) gives the oracle's values, on aligned and unaligned output") {
+TEST_CASE("blocks of 1 MiB or more (non-temporal stores) encode to the oracle's bytes and decode to its values") {
   const int tokens = 2048;
   const int channels = 128;
   const auto x = quant_test::gaussian_channels(tokens, channels, 4, 5);
   const std::size_t n = x.size();
-  for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}}) {
+  for (const PlaneSplit& split : {PlaneSplit{{8}}, PlaneSplit{{4, 4}}, PlaneSplit{{1, 1, 2, 4}}}) {
     const QuantConfig config{8, GroupAxis::per_token, 128, false};
     const PlaneEncoded encoded = encode_planes_reference(BlockView(x, tokens, channels), config, split);
+    for (KernelIsa isa : supported_isas()) {
+      CHECK(encode_planes_fast(BlockView(x, tokens, channels), config, split, isa).planes == encoded.planes);
+    }
     for (int k = 1; k <= split.num_planes(); ++k) {
       std::vector<float> ref_values(n);
       decode_planes_reference(encoded, k, MutableBlockView(ref_values, tokens, channels));
