@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sim/quant/cuda/codec_device.cuh"
+#include "sim/quant/cuda/row_encode_device.cuh"
 #include "sim/quant/cuda/cuda_backend.hpp"
 
 namespace lynxsim::quant::cuda_backend {
