@@ -23,11 +23,15 @@ TEST_CASE("kernel benchmark runs on a small workload and reports positive rates"
   CHECK(result.fast_threads.encode_gbps > 0.0);
   CHECK(result.memcpy_gbps > 0.0);
   CHECK(result.memcpy_threads_gbps > 0.0);
+  CHECK(result.median_vs_memcpy.quantize_pack_gbps > 0.0);
+  CHECK(result.median_vs_memcpy.decode_gbps > 0.0);
   const std::string table = format_kernel_bench(result);
   CHECK(table.find("optimized (2 threads)") != std::string::npos);
   CHECK(table.find("8-bit q+pack") != std::string::npos);
   CHECK(table.find("1 thread / memcpy 1 thread") != std::string::npos);
   CHECK(table.find("1 thread / scalar oracle") != std::string::npos);
+  CHECK(table.find("median of per-round ratios") != std::string::npos);
+  CHECK(table.find("memcpy reads N bytes and writes N") != std::string::npos);
 }
 
 TEST_CASE("kernel benchmark times every KV format's kernels against memcpy, bit-exact") {
