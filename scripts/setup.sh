@@ -7,7 +7,8 @@
 # `--program-only` (the quick start) installs only what building lynxsim needs and skips the
 # Python environment. clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the
 # scenario-loader fuzz target of the test suite (scripts/fuzz.sh); SimGrid is the flow solver's
-# cross-check; Python runs the tools and their tests.
+# cross-check; Python runs the tools and their tests; chromium (headless) opens a run's index.html in
+# the results-page test.
 set -euo pipefail
 
 packages=(
@@ -15,7 +16,8 @@ packages=(
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev libpcre2-dev
 )
 if [[ "${1:-}" != "--program-only" ]]; then
-  packages+=(clang libclang-rt-dev libsimgrid-dev python3 python3-pip python3-venv python3-matplotlib)
+  packages+=(clang libclang-rt-dev libsimgrid-dev python3 python3-pip python3-venv python3-matplotlib
+    chromium)
 fi
 
 missing=()

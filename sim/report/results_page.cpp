@@ -39,22 +39,25 @@ std::string method_pointer(const std::string& method, std::initializer_list<std:
   return out;
 }
 
-// A table cell showing `text` for the number `value` found at `pointer` in summary.json.
-std::string cell(const std::string& pointer, const nlohmann::json& value, const std::string& text) {
-  return fmt::format("<td data-key=\"{}\" data-value=\"{}\">{}</td>", html_escape(pointer),
-                     html_escape(value.dump()), html_escape(text));
+// A table cell showing `text` for the number `value` found at `pointer` in summary.json, rounded
+// as `unit` says: "count" (exact), "ms" (seconds as ms, three decimals), "%" (a fraction in percent,
+// one decimal) or "bytes" (format_byte_count).
+std::string cell(const std::string& pointer, const nlohmann::json& value, const char* unit,
+                 const std::string& text) {
+  return fmt::format("<td data-key=\"{}\" data-value=\"{}\" data-unit=\"{}\">{}</td>",
+                     html_escape(pointer), html_escape(value.dump()), unit, html_escape(text));
 }
 
 nlohmann::json json_number(double value) { return std::isfinite(value) ? nlohmann::json(value) : nullptr; }
 
 std::string ms_cell(const MethodSummary& s, const std::string& metric, const std::string& stat, double value) {
   const std::string text = std::isfinite(value) ? fmt::format("{:.3f}", value * 1e3) : "-";
-  return cell(method_pointer(s.name, {metric, stat}), json_number(value), text);
+  return cell(method_pointer(s.name, {metric, stat}), json_number(value), "ms", text);
 }
 
 std::string percent_cell(const std::string& pointer, double value) {
   const std::string text = std::isfinite(value) ? fmt::format("{:.1f}%", value * 100) : "-";
-  return cell(pointer, json_number(value), text);
+  return cell(pointer, json_number(value), "%", text);
 }
 
 std::string head(const PageInputs& in) {
@@ -72,7 +75,7 @@ std::string head(const PageInputs& in) {
 
 std::string summary_row(const MethodSummary& s) {
   std::string row = fmt::format("<tr><td>{}</td>", html_escape(s.name));
-  row += cell(method_pointer(s.name, {"requests"}), s.num_requests, fmt::format("{}", s.num_requests));
+  row += cell(method_pointer(s.name, {"requests"}), s.num_requests, "count", fmt::format("{}", s.num_requests));
   for (const auto& [metric, stats] : {std::pair<std::string, const Stats*>{"ttft_speculative_s", &s.ttft_speculative_s},
                                       {"ttft_commit_s", &s.ttft_commit_s}}) {
     row += ms_cell(s, metric, "mean", stats->mean) + ms_cell(s, metric, "p50", stats->p50) +
@@ -80,7 +83,7 @@ std::string summary_row(const MethodSummary& s) {
   }
   row += ms_cell(s, "tpot_s", "mean", s.tpot_s.mean) + ms_cell(s, "tpot_s", "p99", s.tpot_s.p99) +
          ms_cell(s, "e2e_s", "mean", s.e2e_s.mean);
-  row += cell(method_pointer(s.name, {"bytes_total"}), s.bytes_total, format_byte_count(s.bytes_total));
+  row += cell(method_pointer(s.name, {"bytes_total"}), s.bytes_total, "bytes", format_byte_count(s.bytes_total));
   row += percent_cell(method_pointer(s.name, {"max_link_utilisation"}), s.cluster.max_link_utilisation);
   return row + "</tr>\n";
 }
@@ -162,7 +165,7 @@ std::string bytes_section(const PageInputs& in) {
     table += fmt::format("<tr><td>{}</td>", html_escape(s.name));
     for (std::size_t p = 0; p < s.bytes_per_plane.size(); ++p) {
       bar.values.push_back(static_cast<double>(s.bytes_per_plane[p]) / mib);
-      table += cell(method_pointer(s.name, {"bytes_per_plane", std::to_string(p)}), s.bytes_per_plane[p],
+      table += cell(method_pointer(s.name, {"bytes_per_plane", std::to_string(p)}), s.bytes_per_plane[p], "bytes",
                     format_byte_count(s.bytes_per_plane[p]));
     }
     chart.bars.push_back(std::move(bar));

@@ -13,8 +13,8 @@
 //
 // Every number the page shows from summary.json sits in an element carrying data-key (the JSON
 // pointer of the number in summary.json) and data-value (the number exactly as summary.json
-// writes it), so a test can compare the page with summary.json; the shown text is that value
-// rounded (durations in ms with three decimals, bytes in binary units, utilisation in percent).
+// writes it) and data-unit (how the shown text rounds it: "count", "ms" with three decimals, "%"
+// with one, "bytes" in binary units), so a test can compare the page with summary.json.
 // The page's bytes depend only on its inputs.
 
 #include <cstddef>
