@@ -83,6 +83,8 @@ def _curves(rows: list) -> list:
         if any(pd.number(r.get(axis)) is None for r in rows):
             continue
         others = [a for a in axes if a != axis]
+        rate = any(str(r.get(axis, "")).strip().endswith("bps") for r in rows)
+        x_label = f"{axis} (Gb/s)" if rate else axis
         for column, label, scale in _COLUMNS[:2]:
             series = {}
             for row in rows:
@@ -90,7 +92,7 @@ def _curves(rows: list) -> list:
                 if y is not None:
                     series.setdefault(pd.series_key(row, others), []).append((pd.number(row[axis]), y * scale))
             if series:
-                charts.append(line_chart(f"{label} vs {axis}", axis, label, series))
+                charts.append(line_chart(f"{label} vs {axis}", x_label, label, series))
     return charts
 
 
