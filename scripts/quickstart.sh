@@ -13,7 +13,7 @@ cuda=${LYNXSIM_CUDA:-OFF}
 if [[ -z "${LYNXSIM_CUDA:-}" ]] && command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
   cuda=AUTO
 fi
-LYNXSIM_BUILD_TARGET=lynxsim "$root/scripts/build.sh" -DLYNXSIM_CUDA="$cuda"
+LYNXSIM_BUILD_TARGET=lynxsim "$root/scripts/build.sh" -DLYNXSIM_CUDA="$cuda" -DLYNXSIM_TESTS=OFF
 cd "$root"
 echo "== The paper's setting: the KV leaves after prefill, so its transfer delays the first token"
 phase run-1 ./build/lynxsim --scenario scenarios/quickstart.json --set serving.streaming=after_prefill \

@@ -29,7 +29,7 @@ launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build_dir/CMakeC
 CMAKE_CXX_COMPILER_LAUNCHER=$launcher LYNXSIM_FUZZ_BUILD_DIR="$build_dir/fuzz-build" \
   "$root/scripts/fuzz.sh" --build-only >"$build_dir/fuzz-build.log" 2>&1 &
 fuzz_build=$!
-phase build "$root/scripts/build.sh" -DLYNXSIM_CUDA="${LYNXSIM_CUDA:-AUTO}"
+phase build "$root/scripts/build.sh" -DLYNXSIM_CUDA="${LYNXSIM_CUDA:-AUTO}" -DLYNXSIM_TESTS=ON
 phase models "$root/scripts/fetch_model.sh" ||
   echo "lynxsim: SmolLM2 is not available; its real-model tests will be skipped"
 phase models "$root/scripts/fetch_model.sh" gemma3-270m ||
