@@ -23,12 +23,9 @@ if ! command -v clang++ >/dev/null ||
   echo "lynxsim fuzz: clang++ with the libFuzzer runtime is not available; skipped"
   exit 77
 fi
-# Precompiled headers speed up a clean build but are not cached by ccache: off with a launcher.
-pch=ON
-[[ -n "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ]] && pch=OFF
 phase fuzz-configure cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DLYNXSIM_FUZZ=ON -DLYNXSIM_TESTS=OFF \
-  -DLYNXSIM_CUDA=OFF -DLYNXSIM_PCH="$pch" \
+  -DLYNXSIM_CUDA=OFF \
   ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
 phase fuzz-compile cmake --build "$build_dir" -j "$(nproc)" \
   --target scenario_loader_fuzz set_override_fuzz input_file_fuzz scenario_dictionary

@@ -183,7 +183,7 @@ std::vector<std::string> validate_method(const MethodSpec& m) {
     problems.push_back(fmt::format("quantized codes have 2..8 bits, not {}", m.bits));
   }
   if (m.decode_after_planes < 1 || m.decode_after_planes > m.num_planes()) {
-    problems.emplace_back("decode_after_planes must be between 1 and the number of planes");
+    problems.push_back("decode_after_planes must be between 1 and the number of planes");
   }
   if (m.family != MethodFamily::lynx && m.speculative()) {
     problems.emplace_back("only lynx methods may decode before every plane has arrived");
