@@ -140,6 +140,7 @@ def main() -> None:
                     f"--screenshot={out / 'index.png'}", url)
     if shot.returncode != 0 or not (out / "index.png").is_file():
         fail(f"no screenshot: {shot.stderr[-2000:]}")
+    shutil.rmtree(out / "profile", ignore_errors=True)
     print(f"check_results_page: {len(page.cells)} numbers equal summary.json's; screenshot "
           f"{out / 'index.png'}")
 
