@@ -6,10 +6,12 @@
 # entries; fuzz/input_file_fuzz.cpp). The JSON targets get a dictionary of the scenario keys that
 # fuzz/scenario_dictionary.cpp writes from the field tables at fuzz time.
 # Exits 0 when no target found anything, 1 on a finding (the input is left in build-fuzz/findings/),
-# and 77 when clang's fuzzer runtime is unavailable.
-#   ./scripts/fuzz.sh [SECONDS]
+# and 77 when clang's fuzzer runtime is unavailable. --build-only builds the targets and stops
+# (scripts/test.sh builds them beside the main build, so the fuzz test only runs them).
+#   ./scripts/fuzz.sh [SECONDS | --build-only]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+source "$root/scripts/phase_timer.sh"
 seconds=${1:-60}
 build_dir=${LYNXSIM_FUZZ_BUILD_DIR:-$root/build-fuzz}
 probe=$(mktemp -d)
@@ -21,11 +23,13 @@ if ! command -v clang++ >/dev/null ||
   echo "lynxsim fuzz: clang++ with the libFuzzer runtime is not available; skipped"
   exit 77
 fi
-cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ \
-  -DCMAKE_C_COMPILER=clang -DLYNXSIM_FUZZ=ON -DLYNXSIM_TESTS=OFF -DLYNXSIM_CUDA=OFF \
+phase fuzz-configure cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_C_COMPILER=clang -DLYNXSIM_FUZZ=ON -DLYNXSIM_TESTS=OFF \
+  -DLYNXSIM_CUDA=OFF \
   ${CMAKE_CXX_COMPILER_LAUNCHER:+-DCMAKE_CXX_COMPILER_LAUNCHER=$CMAKE_CXX_COMPILER_LAUNCHER} >/dev/null
-cmake --build "$build_dir" -j "$(nproc)" \
+phase fuzz-compile cmake --build "$build_dir" -j "$(nproc)" \
   --target scenario_loader_fuzz set_override_fuzz input_file_fuzz scenario_dictionary
+[[ "$seconds" == --build-only ]] && exit 0
 findings="$build_dir/findings"
 rm -rf "$build_dir/corpus" "$build_dir/tmp"
 mkdir -p "$findings" "$build_dir/tmp" "$build_dir/corpus/scenario" "$build_dir/corpus/set" \
@@ -77,8 +81,8 @@ run_target() {
 }
 share=$((seconds / 3 > 0 ? seconds / 3 : 1))
 last=$((seconds - 2 * share > 0 ? seconds - 2 * share : 1))
-run_target scenario_loader_fuzz scenario "$share" -max_len=262144 \
+phase fuzz-scenario run_target scenario_loader_fuzz scenario "$share" -max_len=262144 \
   -dict="$build_dir/scenario_keys.dict"
-run_target set_override_fuzz set "$share" -max_len=4096 \
+phase fuzz-set run_target set_override_fuzz set "$share" -max_len=4096 \
   -dict="$build_dir/scenario_keys.dict"
-run_target input_file_fuzz input "$last" -max_len=65536
+phase fuzz-inputs run_target input_file_fuzz input "$last" -max_len=65536

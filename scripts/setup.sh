@@ -4,18 +4,21 @@
 # system packages visible (matplotlib comes from Debian) and the pinned packages of
 # scripts/requirements.txt from PyPI. Needs root (or sudo) only when a Debian package has to be
 # installed; a second run with nothing missing and requirements.txt unchanged does nothing.
-# `--program-only` (the quick start) installs only what building lynxsim needs and skips the
-# Python environment. clang and its runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the
-# scenario-loader fuzz target of the test suite (scripts/fuzz.sh); SimGrid is the flow solver's
-# cross-check; Python runs the tools and their tests.
+# `--program-only` (the quick start) installs only what building lynxsim needs (no doctest: the
+# quick start configures without the tests) and skips the Python environment. clang and its
+# runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the scenario-loader fuzz target of the
+# test suite (scripts/fuzz.sh); SimGrid is the flow solver's
+# cross-check; Python runs the tools and their tests; chromium (headless) opens a run's index.html in
+# the results-page test.
 set -euo pipefail
 
 packages=(
   g++ cmake make pkg-config
-  libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev doctest-dev libpcre2-dev
+  libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev libpcre2-dev
 )
 if [[ "${1:-}" != "--program-only" ]]; then
-  packages+=(clang libclang-rt-dev libsimgrid-dev python3 python3-pip python3-venv python3-matplotlib)
+  packages+=(doctest-dev clang libclang-rt-dev libsimgrid-dev python3 python3-pip python3-venv
+    python3-matplotlib chromium)
 fi
 
 missing=()

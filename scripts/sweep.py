@@ -12,8 +12,10 @@
 with a progress bar on stderr; --shard i/n runs only the points with index % n == i, for a Slurm
 array or GNU parallel spreading one sweep over machines that share (or later merge) the output
 folder; --backend ray runs the points as Ray tasks on the cluster at --address (or on a local Ray
-instance of --jobs CPUs) and writes them into the same output folder. `collect` writes <out>/summary.csv and <out>/requests.csv. `plot` draws one figure from a
-sweep file, a collected CSV or a single results folder. `paper-report` writes the README of
+instance of --jobs CPUs) and writes them into the same output folder. `collect` writes
+<out>/summary.csv, <out>/requests.csv and <out>/index.html (the sweep's curves and table as a page,
+sweep_page.py). `plot` draws one figure from a sweep file, a collected CSV or a single results
+folder. `paper-report` writes the README of
 results/paper/ from its collected CSV. `sweep.py SWEEP.json` alone means `run`.
 docs/sweeps.md describes the sweep file and every option. Exit status: 0 success, 1 some point
 failed or is missing, 2 bad input.
@@ -32,7 +34,7 @@ from lynxsim_tools import venv  # noqa: E402
 if __name__ == "__main__":
     venv.ensure(__file__)
 
-from lynxsim_tools import collect, points, repo, runner, sweep_file  # noqa: E402
+from lynxsim_tools import collect, points, repo, runner, sweep_file, sweep_page  # noqa: E402
 from lynxsim_tools.plot_kinds import KINDS  # noqa: E402
 
 COMMANDS = ("run", "points", "collect", "plot", "paper-report")
@@ -98,8 +100,9 @@ def command_collect(args) -> int:
     collected = collect.collect_points(sweep.name, all_points, out)
     summary_csv = repo.resolve(args.csv, Path.cwd()) if args.csv else out / "summary.csv"
     collect.write_collected(collected, summary_csv, out / "requests.csv")
+    page = sweep_page.write_sweep_page(sweep.name, collected.rows, out)
     print(f"{summary_csv}: {len(collected.rows)} rows from "
-          f"{len(all_points) - len(collected.missing)}/{len(all_points)} points")
+          f"{len(all_points) - len(collected.missing)}/{len(all_points)} points; page {page}")
     for point in collected.missing:
         print(f"missing: {point.index} {point.name}", file=sys.stderr)
     return 1 if collected.missing else 0

@@ -166,13 +166,17 @@ def csv_text(rows: list) -> str:
     return buffer.getvalue()
 
 
-def write_csv(rows: list, path: Path) -> None:
+def write_text_atomic(path: Path, text: str) -> None:
     """Writes through a temporary file and a rename, so readers never see half a file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    temporary.write_text(csv_text(rows))
+    temporary.write_text(text, encoding="utf-8")
     temporary.replace(path)
+
+
+def write_csv(rows: list, path: Path) -> None:
+    write_text_atomic(path, csv_text(rows))
 
 
 def read_csv(path: Path) -> list:

@@ -128,25 +128,25 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
     throw InternalError(fmt::format("{} (while simulating scenario \"{}\"); please report this with "
                                     "the scenario file and the command line", e.what(), s.name));
   }
+  report::TableOptions table;
+  table.wide = options.wide;
+  table.percentiles = options.percentiles;
+  table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
+                            "anchor_key_snr_db"};
+  if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
   report::RunOutputs outputs;
   outputs.scenario_name = s.name;
   outputs.resolved_scenario = s.resolved;
   outputs.results = results;
   outputs.trace = options.trace ? &trace : nullptr;
   if (s.serving.engine) outputs.engine = s.serving.engine->name;
+  outputs.run_table = report::format_result_table(report::summarize_methods(results), table);
   report::write_results_folder(out, outputs, options.force);
   if (!options.quiet) {
-    report::TableOptions table;
-    table.wide = options.wide;
-    table.percentiles = options.percentiles;
-    table.accuracy_columns = {"key_snr_db", "value_snr_db", "attention_kl", "needle_accuracy",
-                              "anchor_key_snr_db"};
-    if (!options.wide) table.accuracy_columns = {"needle_accuracy"};
     const std::string engine = s.serving.engine ? s.serving.engine->name : "none";
     const std::string heading =
         fmt::format("{}: {} (serving engine: {})", s.name, terminal_text(s.description), engine);
-    fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth),
-               report::format_result_table(report::summarize_methods(results), table));
+    fmt::print("{}\n\n{}\n", report::wrap_text(heading, report::kTableTextWidth), outputs.run_table);
   }
   warn_if_truncated(trace);
   fmt::print("results: {}\n", terminal_text(out.string()));

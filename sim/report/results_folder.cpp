@@ -4,6 +4,7 @@
 
 #include "sim/report/atomic_write.hpp"
 #include "sim/report/requests_csv.hpp"
+#include "sim/report/results_page.hpp"
 #include "sim/report/summary_json.hpp"
 
 namespace lynxsim::report {
@@ -22,6 +23,9 @@ void write_results_folder(const std::filesystem::path& out, const RunOutputs& ou
     const std::array<std::string_view, 3> parts{text.head, text.events, text.tail};
     folder.write("trace.json", parts);
   }
+  folder.write("index.html", results_page({outputs.scenario_name, outputs.engine, outputs.run_table,
+                                           &outputs.resolved_scenario, outputs.results, summaries,
+                                           outputs.trace != nullptr}));
   folder.commit();
 }
 

@@ -4,6 +4,7 @@
 //   summary.json            per-method aggregates (summary_json.hpp)
 //   requests.csv            one row per request and method (requests_csv.hpp)
 //   trace.json              only when a trace is given (trace_writer.hpp)
+//   index.html              the results page (results_page.hpp)
 //   lynxsim-results.json    the manifest that marks the folder as lynxsim's (results_target.hpp)
 // JSON files are pretty-printed with two-space indentation and end with a newline; the bytes
 // depend only on the inputs.
@@ -27,6 +28,7 @@ struct RunOutputs {
   const TraceWriter* trace = nullptr;
   std::vector<std::string> baselines = default_baselines();
   std::string engine;  // the serving engine profile's name (summary.json "engine")
+  std::string run_table;  // the table the CLI prints, shown by index.html
 };
 
 // Writes the folder through a StagedFolder (atomic_write.hpp): replaces an existing <out> that is

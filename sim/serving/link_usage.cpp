@@ -14,11 +14,13 @@ LinkUsage::LinkUsage(Simulator& sim) {
     if (!t.seen) t.capacity = e.capacity.value;
     t.seen = true;
     if (dt > 0.0 && t.capacity > 0.0) t.peak = std::max(t.peak, t.used / t.capacity);
+    series_.add(e.link, {t.last_at, t.used, t.capacity}, e.at);
     t.used_integral += t.used * dt;
     t.capacity_integral += t.capacity * dt;
     t.last_at = e.at;
     t.used = e.used.value;
     t.capacity = e.capacity.value;
+    if (t.used > 0.0) series_.start(e.link, e.at, t.capacity);
   });
 }
 
@@ -33,7 +35,8 @@ std::vector<LinkUtilisation> LinkUsage::finish(Time end) const {
     if (used <= 0.0) continue;
     const double last = dt > 0.0 && t.capacity > 0.0 ? t.used / t.capacity : 0.0;
     out.push_back({static_cast<std::uint32_t>(link), capacity > 0.0 ? used / capacity : 0.0,
-                   std::max(t.peak, last), {}});
+                   std::max(t.peak, last), {},
+                   series_.utilisation(static_cast<std::uint32_t>(link), {t.last_at, t.used, t.capacity}, end)});
   }
   return out;
 }

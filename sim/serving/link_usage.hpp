@@ -7,12 +7,14 @@
 //   mean utilisation = integral_0^T used dt / integral_0^T cap dt,   peak = max used / cap
 // where the peak ignores zero-length states (the network may pass through several at one instant)
 // where T is the end of the run. Subscribing makes the network publish the events, so a run that
-// does not need utilisation should not attach this.
+// does not need utilisation should not attach this. Links also get their utilisation over time in
+// bounded bins (link_series.hpp).
 
 #include <cstdint>
 #include <vector>
 
 #include "sim/core/simulator.hpp"
+#include "sim/serving/link_series.hpp"
 #include "sim/serving/request_metrics.hpp"
 
 namespace lynxsim::serving {
@@ -22,6 +24,8 @@ public:
   explicit LinkUsage(Simulator& sim);
 
   std::vector<LinkUtilisation> finish(Time end) const;
+  // The width of the bins of LinkUtilisation::series of a run ending at `end`.
+  Time series_bin_width(Time end) const { return series_.bin_width(end); }
 
 private:
   struct Track {
@@ -34,6 +38,7 @@ private:
     bool seen = false;
   };
   std::vector<Track> links_;  // by link id
+  LinkSeries series_;
 };
 
 }  // namespace lynxsim::serving

@@ -106,6 +106,9 @@ struct LinkUtilisation {
   double mean = 0.0;
   double peak = 0.0;
   std::string name;  // "<from node>-><to node>" (Network::link_name)
+  // Utilisation per bin of ClusterStats::link_series_bin_s from t = 0 (link_series.hpp); empty for
+  // links beyond the bounded number that get a series.
+  std::vector<double> series;
 };
 
 struct ClusterStats {
@@ -119,6 +122,7 @@ struct ClusterStats {
   double peak_decode_memory_fraction = 0.0;
   std::vector<LinkUtilisation> links;  // links that carried traffic, by link id
   double max_link_utilisation = 0.0;
+  double link_series_bin_s = 0.0;
   double requests_per_s = 0.0;
   double output_tokens_per_s = 0.0;
   // Time average of requests in flight from the first arrival to the last finish:

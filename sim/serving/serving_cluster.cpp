@@ -301,7 +301,10 @@ ClusterStats ServingCluster::stats(Time end) const {
         s.peak_decode_memory_fraction,
         static_cast<double>(d->peak_bytes()) / static_cast<double>(d->capacity_bytes()));
   }
-  if (links_) s.links = links_->finish(end);
+  if (links_) {
+    s.links = links_->finish(end);
+    s.link_series_bin_s = links_->series_bin_width(end).seconds();
+  }
   for (LinkUtilisation& l : s.links) l.name = network_->link_name(l.link);
   for (const LinkUtilisation& l : s.links) s.max_link_utilisation = std::max(s.max_link_utilisation, l.mean);
   return s;

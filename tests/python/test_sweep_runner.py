@@ -62,6 +62,19 @@ class SweepRunnerTest(TempDirTest):
         with (self.out / "requests.csv").open() as handle:
             self.assertEqual(len(list(csv.DictReader(handle))), 6 * 4)
 
+    def test_collect_writes_the_sweep_page_with_its_curves(self):
+        self.run_sweep(self.sweep, "--collect")
+        page = (self.out / "index.html").read_text()
+        # Two numeric axes (bandwidth, context), each against TTFT_spec and TTFT_commit.
+        self.assertEqual(page.count("<svg"), 4)
+        self.assertIn("TTFT_spec mean (ms) vs network.bandwidth", page)
+        self.assertEqual(page.count("<tr>"), 1 + 6 * 4)
+        self.assertNotIn("<script", page)
+        first = page
+        done = run_script("sweep.py", "collect", self.sweep)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual((self.out / "index.html").read_text(), first)
+
     def test_collect_of_a_partial_sweep_lists_what_is_missing(self):
         self.run_sweep(self.sweep, "--shard", "0/2")
         done = run_script("sweep.py", "collect", self.sweep)

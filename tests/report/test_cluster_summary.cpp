@@ -40,7 +40,7 @@ serving::MethodResult cluster_result() {
   c.cache_hit_tokens = 1024;
   c.cache_block_hit_rate = 2.0 / 128.0;
   c.peak_decode_memory_fraction = 0.75;
-  c.links = {{4, 0.25, 0.5, "prefill->decode"}, {9, 0.125, 1.0, ""}};
+  c.links = {{4, 0.25, 0.5, "prefill->decode", {}}, {9, 0.125, 1.0, "", {}}};
   c.max_link_utilisation = 0.25;
   return result;
 }

@@ -70,7 +70,7 @@ TEST_CASE("the manifest lists every file of the folder") {
   const auto manifest = nlohmann::json::parse(slurp(dir / "run" / kResultsManifest));
   CHECK(manifest.at("tool") == "lynxsim");
   CHECK(manifest.at("files") ==
-        nlohmann::json::array({"requests.csv", "scenario.resolved.json", "summary.json"}));
+        nlohmann::json::array({"index.html", "requests.csv", "scenario.resolved.json", "summary.json"}));
 }
 
 TEST_CASE("stale staging of a dead process is removed only when it is lynxsim's") {

@@ -42,7 +42,7 @@ TEST_CASE("a results folder holds the resolved scenario, summary and requests") 
   const auto results = testing::sample_results();
   write_results_folder(dir / "run", sample_outputs(results));
   CHECK(entries(dir) == std::vector<std::string>{"run"});
-  CHECK(entries(dir / "run") == std::vector<std::string>{"lynxsim-results.json", "requests.csv",
+  CHECK(entries(dir / "run") == std::vector<std::string>{"index.html", "lynxsim-results.json", "requests.csv",
                                                         "scenario.resolved.json", "summary.json"});
   const auto summary = nlohmann::json::parse(slurp(dir / "run" / "summary.json"));
   CHECK(summary.at("scenario") == "demo");
@@ -61,8 +61,8 @@ TEST_CASE("writing a results folder twice gives the same bytes and replaces the 
   write_results_folder(dir / "run", outputs);
   CHECK(slurp(dir / "run" / "summary.json") == first);
   CHECK(entries(dir / "run") ==
-        std::vector<std::string>{"lynxsim-results.json", "requests.csv", "scenario.resolved.json",
-                                 "summary.json", "trace.json"});
+        std::vector<std::string>{"index.html", "lynxsim-results.json", "requests.csv",
+                                 "scenario.resolved.json", "summary.json", "trace.json"});
   CHECK(entries(dir) == std::vector<std::string>{"run"});
 }
 

@@ -2,13 +2,13 @@
 
 usage: check_smoke.py LYNXSIM SCENARIO OUT_DIR [lynxsim arguments...]
 
-Checks: the results folder holds its four files and manifest, both naming the same lynxsim version
+Checks: the results folder holds its five files and manifest, both naming the same lynxsim version
 and commit; summary.json lists the scenario's
 methods in order; every method served every request of requests.csv (as many rows per method, all
 output tokens committed); per request 0 < TTFT_spec <= TTFT_commit <= E2E and the client's TTFT is
 one of the two; a speculative method's drafts are accounted (accepted + wasted = drafted); the
 written scenario.resolved.json, run again from a folder that sees the scenario folder's other files
-(its relative paths are the scenario's), gives byte-identical requests.csv and summary.json.
+(its relative paths are the scenario's), gives byte-identical requests.csv, summary.json and index.html.
 """
 
 import csv
@@ -19,7 +19,7 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
-FILES = ("summary.json", "requests.csv", "scenario.resolved.json", "lynxsim-results.json")
+FILES = ("summary.json", "requests.csv", "scenario.resolved.json", "index.html", "lynxsim-results.json")
 TOLERANCE = 1e-9
 
 
@@ -58,7 +58,7 @@ def check_rerun(lynxsim: str, scenario: Path, out: Path, extra: list) -> None:
     command = [lynxsim, "--scenario", str(again_file), "--out", str(again), "--quiet", "--force", *extra]
     if subprocess.run(command).returncode != 0:
         fail(f"{' '.join(command)} failed")
-    for name in ("requests.csv", "summary.json", "scenario.resolved.json"):
+    for name in ("requests.csv", "summary.json", "scenario.resolved.json", "index.html"):
         if (out / name).read_bytes() != (again / name).read_bytes():
             fail(f"{again / name} differs from {out / name}: the resolved scenario is not the same run")
 
