@@ -7,9 +7,9 @@
 # `--program-only` (the quick start) installs only what building lynxsim needs (no doctest: the
 # quick start configures without the tests) and skips the Python environment. clang and its
 # runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the scenario-loader fuzz target of the
-# test suite (scripts/fuzz.sh); SimGrid is the flow solver's
-# cross-check; Python runs the tools and their tests; chromium (headless) opens a run's index.html in
-# the results-page test.
+# test suite (scripts/fuzz.sh); SimGrid is the flow solver's cross-check, ns-3 (libns3-dev) the
+# packet-level one (tools/ns3_crosscheck); Python runs the tools and their tests; chromium
+# (headless) opens a run's index.html in the results-page test.
 set -euo pipefail
 
 packages=(
@@ -17,8 +17,8 @@ packages=(
   libboost-dev libfmt-dev nlohmann-json3-dev libcli11-dev libeigen3-dev libpcre2-dev
 )
 if [[ "${1:-}" != "--program-only" ]]; then
-  packages+=(doctest-dev clang libclang-rt-dev libsimgrid-dev python3 python3-pip python3-venv
-    python3-matplotlib chromium)
+  packages+=(doctest-dev clang libclang-rt-dev libsimgrid-dev libns3-dev python3 python3-pip
+    python3-venv python3-matplotlib chromium)
 fi
 
 missing=()

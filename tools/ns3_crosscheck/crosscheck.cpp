@@ -9,9 +9,11 @@
 namespace lynxsim::ns3check {
 namespace {
 
-// ns-3 stops at this multiple of the fluid model's last finish (plus a second): a flow that has
-// not finished by then is reported unfinished instead of running on.
+// ns-3 stops at this multiple of the fluid model's last finish (plus a slack): a flow that has
+// not finished by then is reported unfinished instead of running on. The slack covers TCP
+// connection timeouts (a lost SYN waits 3 s, ns-3's ConnTimeout, then twice as long).
 constexpr double kHorizonFactor = 100.0;
+constexpr double kHorizonSlackS = 60.0;
 
 double fluid_fct(const net::FlowListResult& r) {
   return (r.record.finished_at - r.record.started_at).seconds();
@@ -45,17 +47,21 @@ Comparison compare(const net::NetworkSpec& network, const std::vector<net::FlowL
   }
   const net::Topology topology = net::build_topology(network.topology);
   const auto run = run_packet_flows(topology, flows, routes, network.setup_time, params,
-                                    kHorizonFactor * last + 1.0);
+                                    kHorizonFactor * last + kHorizonSlackS);
   c.packet_finish_s = run.finish_s;
-  c.packet_wall_s = run.wall_s;
+  c.packet_cpu_s = run.cpu_s;
   return c;
 }
 
 Summary summarize(const Comparison& c) {
   Summary s;
   s.min_ratio = std::numeric_limits<double>::infinity();
+  double first_start = std::numeric_limits<double>::infinity();
   for (std::size_t i = 0; i < c.fluid.size(); ++i) {
     const double fluid = fluid_fct(c.fluid[i]);
+    first_start = std::min(first_start, c.fluid[i].record.started_at.seconds());
+    s.fluid_span_s = std::max(s.fluid_span_s, c.fluid[i].record.finished_at.seconds());
+    s.packet_span_s = std::max(s.packet_span_s, c.packet_finish_s[i]);
     s.fluid_mean_fct_s += fluid;
     if (c.packet_finish_s[i] < 0.0) {
       ++s.unfinished;
@@ -69,6 +75,8 @@ Summary summarize(const Comparison& c) {
   const auto n = static_cast<double>(c.fluid.size());
   s.fluid_mean_fct_s /= n;
   s.packet_mean_fct_s /= n;
+  s.fluid_span_s -= first_start;
+  s.packet_span_s -= first_start;
   return s;
 }
 

@@ -3,7 +3,8 @@
 // path of `lynxsim flows`) and through ns-3 on the routes the fluid model chose (packet_run.hpp).
 //
 // A flow's completion time (FCT) is finish - start in both; the ratio compared is ns-3 / fluid,
-// per flow and of the mean FCT over the list.
+// per flow, of the mean FCT over the list and of the list's span (last finish - first start:
+// when every flow of an incast or every layer of a request has arrived).
 
 #include <cstdint>
 #include <optional>
@@ -20,7 +21,7 @@ namespace lynxsim::ns3check {
 struct Comparison {
   std::vector<net::FlowListResult> fluid;
   std::vector<double> packet_finish_s;  // -1: did not finish within the horizon
-  double packet_wall_s = 0.0;
+  double packet_cpu_s = 0.0;
 };
 
 // What ns-3 cannot reproduce here (bandwidth traces, background senders, link faults, priority
@@ -36,8 +37,11 @@ struct Summary {
   double fluid_mean_fct_s = 0.0;
   double min_ratio = 0.0;
   double max_ratio = 0.0;
+  double packet_span_s = 0.0;
+  double fluid_span_s = 0.0;
   std::size_t unfinished = 0;
   double mean_ratio() const { return packet_mean_fct_s / fluid_mean_fct_s; }
+  double span_ratio() const { return packet_span_s / fluid_span_s; }
 };
 
 Summary summarize(const Comparison& c);

@@ -30,8 +30,11 @@ net::FlowListEntry flow(std::string src, std::string dst, std::int64_t bytes, Ti
 }
 
 CrosscheckCase single(std::string name, std::int64_t bytes) {
-  return {std::move(name), network_of(net::SingleLinkTopology{link()}),
-          {flow("prefill", "decode", bytes)}, Transport::Dctcp, std::nullopt};
+  return {std::move(name),
+          network_of(net::SingleLinkTopology{link()}),
+          {flow("prefill", "decode", bytes)},
+          Transport::Dctcp,
+          std::nullopt};
 }
 
 CrosscheckCase incast(std::string name, int senders, std::int64_t bytes) {

@@ -6,7 +6,7 @@
 // 0.5 us per link carrying the same flow sizes, slowed down 40 times: the packet counts, the
 // bandwidth-delay products in packets and the ratios are those of the 400 Gbps fabric, every
 // time is 40 times longer (the 200 ms minimum RTO is then 5 ms of the 400 Gbps fabric). This keeps
-// each case to seconds of ns-3 wall time.
+// each case to seconds of ns-3 processor time.
 //
 //   single-long / single-short   one 16 MB / 64 KB flow over one link
 //   incast-long-N / incast-short-N   N senders (2..64) of 2 MB / 64 KB each, on one switch, into

@@ -24,12 +24,12 @@ ns3::TrafficControlHelper queue_disc(const PacketParams& params, double line_rat
   const std::string fifo_size = std::to_string(params.buffer_packets) + "p";
   if (params.transport == Transport::Dctcp) {
     const double k = std::max(1.0, params.dctcp_k_at_10g * line_rate_bps / 10e9);
-    tc.SetRootQueueDisc("ns3::RedQueueDisc", "UseEcn", ns3::BooleanValue(true), "UseHardDrop",
-                        ns3::BooleanValue(false), "MeanPktSize",
-                        ns3::UintegerValue(kIpMtu), "QW", ns3::DoubleValue(1.0), "MinTh",
-                        ns3::DoubleValue(k), "MaxTh", ns3::DoubleValue(k), "MaxSize",
-                        ns3::QueueSizeValue(ns3::QueueSize(fifo_size)), "LinkBandwidth",
-                        ns3::DataRateValue(ns3::DataRate(static_cast<std::uint64_t>(line_rate_bps))));
+    tc.SetRootQueueDisc(
+        "ns3::RedQueueDisc", "UseEcn", ns3::BooleanValue(true), "UseHardDrop",
+        ns3::BooleanValue(false), "MeanPktSize", ns3::UintegerValue(kIpMtu), "QW",
+        ns3::DoubleValue(1.0), "MinTh", ns3::DoubleValue(k), "MaxTh", ns3::DoubleValue(k),
+        "MaxSize", ns3::QueueSizeValue(ns3::QueueSize(fifo_size)), "LinkBandwidth",
+        ns3::DataRateValue(ns3::DataRate(static_cast<std::uint64_t>(line_rate_bps))));
   } else {
     const std::uint32_t size =
         params.transport == Transport::Udp ? lossless_packets : params.buffer_packets;
@@ -58,8 +58,9 @@ void connect_link(PacketNetwork& pn, const net::Topology& topology, net::LinkId 
   const net::DirectedLink& link = topology.link(forward);
   const double rate = link.spec.goodput().value * 8.0 / wire_efficiency(params.transport);
   ns3::PointToPointHelper p2p;
-  p2p.SetDeviceAttribute("DataRate",
-                         ns3::DataRateValue(ns3::DataRate(static_cast<std::uint64_t>(std::llround(rate)))));
+  p2p.SetDeviceAttribute(
+      "DataRate",
+      ns3::DataRateValue(ns3::DataRate(static_cast<std::uint64_t>(std::llround(rate)))));
   p2p.SetChannelAttribute("Delay", ns3::TimeValue(ns3::PicoSeconds(link.spec.latency.ps())));
   p2p.SetQueue("ns3::DropTailQueue", "MaxSize", ns3::QueueSizeValue(ns3::QueueSize("1p")));
   auto devices = p2p.Install(pn.nodes.Get(link.from), pn.nodes.Get(link.to));

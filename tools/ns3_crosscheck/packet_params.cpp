@@ -6,9 +6,12 @@ namespace lynxsim::ns3check {
 
 std::string transport_name(Transport t) {
   switch (t) {
-    case Transport::Dctcp: return "dctcp";
-    case Transport::NewReno: return "newreno";
-    case Transport::Udp: return "udp";
+    case Transport::Dctcp:
+      return "dctcp";
+    case Transport::NewReno:
+      return "newreno";
+    case Transport::Udp:
+      return "udp";
   }
   return "?";
 }

@@ -20,7 +20,7 @@ namespace lynxsim::ns3check {
 
 struct PacketRunResult {
   std::vector<double> finish_s;  // per flow, simulated seconds; -1 = did not finish
-  double wall_s = 0.0;
+  double cpu_s = 0.0;  // processor time of the ns-3 run
 };
 
 PacketRunResult run_packet_flows(const net::Topology& topology,
