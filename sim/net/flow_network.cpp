@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 #include <cmath>
 #include <limits>
-#include <span>
 #include <stdexcept>
 
 #include "sim/core/rng.hpp"
@@ -15,22 +14,26 @@ namespace {
 // The latest projected end the clock can hold (time.hpp: from_seconds stays below 9.2e18 ps).
 constexpr double kClockLimitPs = 9.2e18;
 
-std::vector<double> capacities_of(const Topology& t) {
+// The links' goodputs, then with an engine one engine link per host (its HostId after the links).
+std::vector<double> capacities_of(const Topology& t, const std::optional<TransferEngineSpec>& engine) {
   std::vector<double> c;
-  c.reserve(t.num_links());
+  c.reserve(t.num_links() + (engine ? t.num_hosts() : 0));
   for (const auto& l : t.links()) c.push_back(l.spec.goodput().value);
+  if (engine) c.insert(c.end(), t.num_hosts(), engine_rate(*engine));
   return c;
 }
 
 }  // namespace
 
-FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time)
+FlowNetwork::FlowNetwork(Simulator& sim, Topology topology, Time setup_time,
+                         std::optional<TransferEngineSpec> engine)
     : sim_(sim),
       topology_(std::make_unique<Topology>(std::move(topology))),
       router_(*topology_),
-      solver_(capacities_of(*topology_)),
-      relaxed_(capacities_of(*topology_)),
+      solver_(capacities_of(*topology_, engine)),
+      relaxed_(capacities_of(*topology_, engine)),
       setup_time_(setup_time),
+      has_engine_(engine.has_value()),
       link_used_(topology_->num_links(), 0.0) {
   if (setup_time < Time::zero()) throw std::invalid_argument("network setup time must be >= 0");
   for (const auto& l : topology_->links()) line_rate_.push_back(l.spec.rate);
@@ -41,10 +44,15 @@ FlowNetwork::~FlowNetwork() {
 }
 
 FlowId FlowNetwork::start_flow(FlowSpec spec, FlowDone on_done) {
-  return start_flow_with_setup(std::move(spec), std::move(on_done), setup_time_);
+  const bool engine = has_engine_ && !spec.weak;
+  return start(std::move(spec), std::move(on_done), setup_time_, engine);
 }
 
 FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time setup_time) {
+  return start(std::move(spec), std::move(on_done), setup_time, false);
+}
+
+FlowId FlowNetwork::start(FlowSpec spec, FlowDone on_done, Time setup_time, bool engine) {
   if (spec.src >= num_hosts() || spec.dst >= num_hosts()) {
     throw std::invalid_argument(fmt::format("flow '{}' (tag {}, host {} to {}): unknown host id", spec.label,
                                             spec.tag, spec.src, spec.dst));
@@ -56,6 +64,7 @@ FlowId FlowNetwork::start_flow_with_setup(FlowSpec spec, FlowDone on_done, Time 
   std::uint64_t key_state = sim_.seed() ^ (id * 0xD1B54A32D192ED03ULL);
   Pending p{FlowRecord{}, std::move(on_done), router_.route(spec.src, spec.dst, splitmix64(key_state))};
   p.record.id = id;
+  p.engine = engine;
   p.record.spec = std::move(spec);
   p.record.started_at = sim_.now();
   p.record.hops = static_cast<std::uint32_t>(p.route.size());
@@ -143,8 +152,7 @@ void FlowNetwork::apply_rate(FlowSolver::Slot slot, double rate) {
   const double delta = rate - s.rate;
   s.rate = rate;
   *s.class_rate += delta;
-  const auto route = with_solver(
-      [slot](const auto& solver) { return std::span<const LinkId>(solver.route(slot)); });
+  const std::vector<LinkId>& route = s.pending->route;  // the solver's adds the engine link
   for (const LinkId l : route) link_used_[l] += delta;
   if (sim_.bus().has_subscribers<LinkLoadChanged>()) {
     for (const LinkId l : route) publish_link(l);

@@ -41,6 +41,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -53,12 +54,17 @@
 #include "sim/net/router.hpp"
 #include "sim/net/scheduling.hpp"
 #include "sim/net/topology.hpp"
+#include "sim/net/transfer_engine.hpp"
 
 namespace lynxsim::net {
 
 class FlowNetwork final : public Network {
 public:
-  FlowNetwork(Simulator& sim, Topology topology, Time setup_time);
+  // With an engine, every transfer (a flow started by start_flow, not weak) also crosses its
+  // source host's engine, one more solver link per host of capacity engine_rate
+  // (transfer_engine.hpp); flows started by start_flow_with_setup do not.
+  FlowNetwork(Simulator& sim, Topology topology, Time setup_time,
+              std::optional<TransferEngineSpec> engine = std::nullopt);
   ~FlowNetwork() override;
   FlowNetwork(const FlowNetwork&) = delete;
   FlowNetwork& operator=(const FlowNetwork&) = delete;
@@ -122,6 +128,7 @@ private:
     bool sending = false;
     bool promoted = false;
     bool joined = false;
+    bool engine = false;  // crosses its source host's engine
   };
   struct Sending {
     FlowId id = 0;
@@ -133,6 +140,7 @@ private:
     bool first_byte = false;         // has held a positive rate
   };
 
+  FlowId start(FlowSpec spec, FlowDone on_done, Time setup_time, bool engine);
   void join(FlowId id);
   SolverPlacement placement(const Pending& p) const;
   FlowSolver::Slot add_to_solver(Pending& p);
@@ -168,6 +176,7 @@ private:
   LevelRelaxation relaxed_;
   bool use_relaxed_ = false;
   Time setup_time_;
+  bool has_engine_ = false;
   std::vector<BitsPerSecond> line_rate_;
   std::vector<double> link_used_;
   std::unordered_map<int, double> class_rate_;

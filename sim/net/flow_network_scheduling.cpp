@@ -35,8 +35,12 @@ SolverPlacement FlowNetwork::placement(const Pending& p) const {
 FlowSolver::Slot FlowNetwork::add_to_solver(Pending& p) {
   const SolverPlacement at = placement(p);
   const double cap = p.record.spec.max_rate.to_bytes().value;
-  return with_solver(
-      [&](auto& solver) { return solver.add(p.route, at.solver_class, at.weight, cap); });
+  if (!p.engine) {
+    return with_solver([&](auto& solver) { return solver.add(p.route, at.solver_class, at.weight, cap); });
+  }
+  std::vector<LinkId> route = p.route;
+  route.push_back(static_cast<LinkId>(topology_->num_links()) + p.record.spec.src);
+  return with_solver([&](auto& solver) { return solver.add(route, at.solver_class, at.weight, cap); });
 }
 
 // Moves a sending flow to its current placement: the bytes sent so far are accounted at the old

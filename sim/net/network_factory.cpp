@@ -132,7 +132,8 @@ Topology build_placed_topology(const NetworkSpec& spec) {
 }
 
 std::unique_ptr<FlowNetwork> make_flow_network(Simulator& sim, const NetworkSpec& spec) {
-  auto network = std::make_unique<FlowNetwork>(sim, build_placed_topology(spec), spec.setup_time);
+  auto network = std::make_unique<FlowNetwork>(sim, build_placed_topology(spec), spec.setup_time,
+                                               spec.transfer_engine);
   network->set_rate_tolerance(spec.rate_tolerance);
   network->set_rate_quantum(spec.rate_quantum);
   network->set_scheduling(spec.scheduling);

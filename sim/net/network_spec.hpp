@@ -17,8 +17,8 @@
 // A NetworkSpec adds the per-transfer setup cost, bandwidth traces, background traffic and the rate
 // solver's accuracy: rate_tolerance (relative, in [1e-12, 1e-2]; from 1e-6 on the relaxed solver,
 // see FlowNetwork::set_rate_tolerance), rate_quantum (zero: rates re-solved at every change;
-// otherwise on a grid of that period, see flow_network.hpp) and the plane scheduling policy
-// (scheduling.hpp).
+// otherwise on a grid of that period, see flow_network.hpp), the plane scheduling policy
+// (scheduling.hpp) and the transfer engine's per-descriptor costs (transfer_engine.hpp).
 
 #include <optional>
 #include <string>
@@ -31,6 +31,7 @@
 #include "sim/net/network.hpp"
 #include "sim/net/scheduling.hpp"
 #include "sim/net/topology.hpp"
+#include "sim/net/transfer_engine.hpp"
 
 namespace lynxsim::net {
 
@@ -126,6 +127,8 @@ struct NetworkSpec {
   double rate_tolerance = 1e-9;
   Time rate_quantum = Time::zero();
   SchedulingSpec scheduling;
+  // Per-descriptor costs of the transfers (transfer_engine.hpp); none: a transfer is bytes alone.
+  std::optional<TransferEngineSpec> transfer_engine;
 };
 
 // Builds the graph of a TopologySpec; throws std::invalid_argument for impossible shapes.

@@ -1,5 +1,5 @@
 // The key tables of a network object (field_table.hpp): the network, its topology kinds, links,
-// bandwidth traces, background traffic and plane scheduling. Bounds come from input_limits.hpp.
+// bandwidth traces, background traffic, plane scheduling and the transfer engine. Bounds come from input_limits.hpp.
 
 #include <array>
 
@@ -37,6 +37,24 @@ constexpr std::array kNetwork{
           .default_json = "\"0s\"", .min = 0},
     Field{.key = "scheduling", .doc = "how the planes of concurrent requests share the network (below)",
           .default_doc = "all defaults"},
+    Field{.key = "transfer_engine",
+          .doc = "per-descriptor costs of every transfer (below; sim/net/transfer_engine.hpp)",
+          .default_doc = "none: a transfer costs its bytes alone"},
+};
+
+// Defaults: the fit to nixlbench's UCX batch-1 curve, docs/design.md "Transfer-engine costs".
+constexpr std::array kTransferEngine{
+    Field{.key = "descriptor_size", .type = T::size,
+          .doc = "bytes per descriptor: a page of block_tokens tokens of one layer and head group",
+          .min = 1, .required = true, .open_min = true},
+    Field{.key = "descriptors_in_flight", .type = T::integer,
+          .doc = "descriptors a NIC keeps outstanding, shared by its transfers", .min = 1,
+          .max = 1 << 20, .required = true},
+    Field{.key = "descriptor_cost", .type = T::duration,
+          .doc = "fixed time of one descriptor (post, completion, acknowledgement)",
+          .default_json = "\"6.19us\"", .min = kPositiveDuration},
+    Field{.key = "descriptor_rate", .type = T::rate,
+          .doc = "rate one descriptor's bytes move at (one lane)", .default_json = "\"66.9Gbps\""},
 };
 
 constexpr std::array kShorthand{
@@ -222,6 +240,7 @@ std::span<const FieldSection> network_field_sections() {
       FieldSection{"background", "/network/background/0", kBackground},
       FieldSection{"link-fault", "/network/faults/0", kLinkFault},
       FieldSection{"scheduling", "/network/scheduling", kScheduling},
+      FieldSection{"transfer-engine", "/network/transfer_engine", kTransferEngine},
   };
   return sections;
 }

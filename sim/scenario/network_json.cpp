@@ -162,6 +162,24 @@ SchedulingSpec read_scheduling(ObjectReader& parent, json& resolved) {
   return s;
 }
 
+std::optional<TransferEngineSpec> read_transfer_engine(ObjectReader& parent, json& resolved) {
+  const json* v = parent.get(field_section("network")["transfer_engine"].key);
+  if (v == nullptr) return std::nullopt;
+  const FieldSection& F = field_section("transfer-engine");
+  ObjectReader r(*v, parent.child("transfer_engine"), parent.issues());
+  json res = json::object();
+  r.resolve_into(res);
+  TransferEngineSpec e;
+  e.descriptor_size = r.bytes(F["descriptor_size"]).value_or(Bytes{1});
+  e.descriptors_in_flight = r.integer(F["descriptors_in_flight"]).value_or(1);
+  e.descriptor_cost = r.time(F["descriptor_cost"]).value_or(Time::from_us(1));
+  if (const auto rate = r.bit_rate(F["descriptor_rate"])) e.descriptor_rate = rate->to_bytes();
+  r.finish();
+  keep_written(*v, res);
+  resolved["transfer_engine"] = std::move(res);
+  return e;
+}
+
 // The array under parent's key f, each item read by read_one(ObjectReader&, json& resolved item).
 template <class T, class F>
 std::vector<T> read_items(ObjectReader& parent, const Field& f, json& resolved, F&& read_one) {
@@ -266,6 +284,7 @@ void read_network_fields(ObjectReader& r, NetworkSpec& s, json& res, const std::
   s.rate_tolerance = r.number(F["rate_tolerance"]).value_or(s.rate_tolerance);
   s.rate_quantum = r.time(F["rate_quantum"]).value_or(Time::zero());
   s.scheduling = read_scheduling(r, res);
+  s.transfer_engine = read_transfer_engine(r, res);
 }
 
 }  // namespace

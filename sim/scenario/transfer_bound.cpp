@@ -5,7 +5,8 @@
 // trace drives, at most the trace's last time plus bytes over its last rate's goodput, or (a
 // repeating trace) one period plus bytes over its mean goodput. The slowest link must carry that
 // flow within kMaxTransferTime (input_limits.hpp), else the run is refused at the link's rate:
-// /network/bandwidth (the shorthand), /network/traces/N or /network/topology.
+// /network/bandwidth (the shorthand), /network/traces/N or /network/topology. A transfer engine
+// (net::engine_rate) bounds every transfer too: refused at /network/transfer_engine.
 
 #include <algorithm>
 #include <fmt/format.h>
@@ -90,10 +91,21 @@ bool specs_carry(const Scenario& s, double bytes) {
   return true;
 }
 
+void check_engine_time(const Scenario& s, double bytes, IssueList& issues) {
+  if (!s.network.transfer_engine) return;
+  const double rate = net::engine_rate(*s.network.transfer_engine);
+  if (bytes / rate <= kMaxTransferTime.seconds()) return;
+  issues.add("/network/transfer_engine",
+             fmt::format("the largest flow of the run ({:.0f} bytes) would take {:.3g} days through the "
+                         "transfer engine at {:.3g} bytes/s, more than the {:g} days a transfer may take",
+                         bytes, bytes / rate / 86400.0, rate, kMaxTransferTime.seconds() / 86400.0));
+}
+
 }  // namespace
 
 void check_transfer_time(const Scenario& s, IssueList& issues) {
   const double bytes = largest_flow_bytes(s);
+  check_engine_time(s, bytes, issues);
   if (specs_carry(s, bytes)) return;
   const Carrier slowest = slowest_link(s);
   if (slowest.path.empty()) return;

@@ -26,6 +26,7 @@ std::optional<std::string> unsupported(const net::NetworkSpec& network,
   if (!network.traces.empty()) return "bandwidth traces";
   if (!network.background.empty()) return "background senders";
   if (!network.faults.empty()) return "link faults";
+  if (network.transfer_engine) return "a transfer engine";
   for (const auto& f : flows) {
     if (f.size.value <= 0) return fmt::format("{}: an empty flow", f.where);
     if (f.priority_class != flows.front().priority_class || f.weight != flows.front().weight) {

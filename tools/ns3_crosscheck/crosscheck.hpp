@@ -24,8 +24,8 @@ struct Comparison {
   double packet_cpu_s = 0.0;
 };
 
-// What ns-3 cannot reproduce here (bandwidth traces, background senders, link faults, priority
-// classes or weights that differ, empty flows), or nullopt.
+// What ns-3 cannot reproduce here (bandwidth traces, background senders, link faults, a transfer
+// engine, priority classes or weights that differ, empty flows), or nullopt.
 std::optional<std::string> unsupported(const net::NetworkSpec& network,
                                        const std::vector<net::FlowListEntry>& flows);
 
