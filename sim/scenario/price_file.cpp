@@ -1,0 +1,77 @@
+#include "sim/scenario/price_file.hpp"
+
+#include <fmt/format.h>
+
+#include "sim/scenario/input_file.hpp"
+#include "sim/scenario/json_fields.hpp"
+#include "sim/scenario/strict_json.hpp"
+
+namespace lynxsim::scenario {
+namespace {
+
+using nlohmann::json;
+
+plan::Price read_price(ObjectReader& r, const FieldSection& F) {
+  plan::Price p;
+  p.usd_per_hour = r.number(F["usd_per_hour"]).value_or(0.0);
+  p.source = r.string(F["source"]).value_or("");
+  p.date = r.string(F["date"]).value_or("");
+  return p;
+}
+
+template <class Read>
+void read_rows(ObjectReader& top, std::string_view key, Read&& read) {
+  const json* list = top.get(key, true);
+  if (list == nullptr) return;
+  const std::string where = top.child(key);
+  if (!list->is_array() || list->empty()) {
+    top.issues().add(where, fmt::format("expected a non-empty array, got {}", describe_value(*list)));
+    return;
+  }
+  for (std::size_t i = 0; i < list->size(); ++i) {
+    ObjectReader r((*list)[i], fmt::format("{}/{}", where, i), top.issues());
+    if (r.valid()) read(r, i);
+    r.finish();
+  }
+}
+
+}  // namespace
+
+plan::PriceTable parse_price_table(const json& document, const std::string& file) {
+  IssueList issues;
+  ObjectReader top(document, "", issues);
+  const FieldSection& F = field_section("prices");
+  top.integer(F["schema_version"]);
+  top.string(F["description"]);
+  plan::PriceTable table;
+  read_rows(top, F["gpus"].key, [&](ObjectReader& r, std::size_t i) {
+    const FieldSection& G = field_section("price-gpu");
+    const std::string gpu = r.string(G["gpu"]).value_or("");
+    if (!table.gpus.emplace(gpu, read_price(r, G)).second) {
+      issues.add(fmt::format("/gpus/{}/gpu", i), fmt::format("GPU \"{}\" is priced twice", gpu));
+    }
+  });
+  read_rows(top, F["ports"].key, [&](ObjectReader& r, std::size_t i) {
+    const FieldSection& P = field_section("price-port");
+    plan::PortPrice port{r.bit_rate(P["rate"]).value_or(BitsPerSecond{}), read_price(r, P)};
+    if (!table.ports.empty() && port.rate.value <= table.ports.back().rate.value) {
+      issues.add(fmt::format("/ports/{}/rate", i), "ports must be listed by strictly ascending rate");
+    }
+    table.ports.push_back(port);
+  });
+  top.finish();
+  issues.throw_if_any(file);
+  return table;
+}
+
+plan::PriceTable load_price_table(const std::filesystem::path& file) {
+  std::string text;
+  try {
+    text = read_input_file(file, kMaxConfigFileBytes);
+  } catch (const InputFileError& e) {
+    throw ScenarioError(file.string(), {{"", e.what()}});
+  }
+  return parse_price_table(parse_json_document(text, file.string()), file.string());
+}
+
+}  // namespace lynxsim::scenario
