@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "sim/app/commands.hpp"
+#include "sim/app/run_energy.hpp"
 #include "sim/app/search_journal.hpp"
 #include "sim/app/search_plot.hpp"
 #include "sim/app/search_point.hpp"
@@ -126,6 +127,7 @@ int cmd_search(const DataPaths& data, const SearchOptions& options) {
   context.search = &search;
   context.base = &base;
   context.data = data;
+  context.energy = bundled_energy_table(data);
   const std::vector<SearchConfig> configs = search_configs(search, base, data);
   const auto pruned = precheck(configs, context);
   const fs::path out = prepare_folder(options, search);

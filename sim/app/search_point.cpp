@@ -6,6 +6,7 @@
 
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_energy.hpp"
 #include "sim/app/scenario_serving.hpp"
 #include "sim/plan/memory_fit.hpp"
 #include "sim/serving/serving_run.hpp"
@@ -47,6 +48,7 @@ const serving::MethodQuality& quality_of(const scenario::Scenario& s, SearchCont
 struct Probe {
   plan::SloOutcome slo;
   double mean_output_tokens = 0.0;
+  double joules_per_token = 0.0;
 };
 
 Probe probe(const SearchConfig& config, double rate, SearchContext& context) {
@@ -59,6 +61,7 @@ Probe probe(const SearchConfig& config, double rate, SearchContext& context) {
     double tokens = 0.0;
     for (const auto& r : result.requests) tokens += r.output_tokens;
     p.mean_output_tokens = result.requests.empty() ? 0.0 : tokens / static_cast<double>(result.requests.size());
+    if (const auto energy = scenario_energy(context.energy, s, result)) p.joules_per_token = energy->per_token_j;
   } catch (const serving::UnservedRequests&) {
     p.slo.meets = false;
   }
@@ -118,6 +121,7 @@ SearchOutcome evaluate_point(const SearchConfig& config, SearchContext& context)
   });
   out.slo = best.slo;
   out.mean_output_tokens = best.mean_output_tokens;
+  out.joules_per_token = best.joules_per_token;
   if (out.rate.found <= 0.0) return out;
   out.status = PointStatus::found;
   const scenario::Scenario s =

@@ -16,6 +16,7 @@
 #include "sim/app/data_paths.hpp"
 #include "sim/app/search_space.hpp"
 #include "sim/plan/deployment_cost.hpp"
+#include "sim/plan/energy.hpp"
 #include "sim/plan/rate_bisection.hpp"
 #include "sim/plan/slo_targets.hpp"
 #include "sim/scenario/scenario.hpp"
@@ -45,6 +46,7 @@ struct SearchContext {
   const scenario::SearchSpec* search = nullptr;
   const scenario::Scenario* base = nullptr;
   DataPaths data;
+  plan::EnergyTable energy;
   std::mutex quality_lock;
   std::vector<std::pair<std::string, serving::MethodQuality>> qualities;
 };

@@ -2,9 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/input_file.hpp"
+#include "sim/scenario/json_file.hpp"
 #include "sim/scenario/json_fields.hpp"
-#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace {
@@ -65,13 +64,7 @@ plan::PriceTable parse_price_table(const json& document, const std::string& file
 }
 
 plan::PriceTable load_price_table(const std::filesystem::path& file) {
-  std::string text;
-  try {
-    text = read_input_file(file, kMaxConfigFileBytes);
-  } catch (const InputFileError& e) {
-    throw ScenarioError(file.string(), {{"", e.what()}});
-  }
-  return parse_price_table(parse_json_document(text, file.string()), file.string());
+  return parse_price_table(read_json_file(file), file.string());
 }
 
 }  // namespace lynxsim::scenario

@@ -1,4 +1,4 @@
-// The key tables of a search file and of a price table (field_table.hpp).
+// The key tables of a search file, of a price table and of an energy table (field_table.hpp).
 
 #include <array>
 
@@ -125,6 +125,28 @@ constexpr std::array kPortPrice{
     Field{.key = "date", .type = T::text, .doc = "when it was read (YYYY-MM)", .required = true},
 };
 
+constexpr std::array kEnergy{
+    Field{.key = "schema_version", .type = T::integer, .doc = "the version of this format",
+          .min = 1, .max = 1, .required = true},
+    Field{.key = "description", .type = T::text, .doc = "free text", .default_json = "\"\""},
+    Field{.key = "gpus", .doc = "array of GPU power figures (below)", .required = true},
+    Field{.key = "nic_pj_per_bit", .type = T::number, .doc = "energy of a NIC per bit sent or received, picojoules",
+          .min = 0, .max = 1e6, .required = true},
+    Field{.key = "nic_source", .type = T::text, .doc = "where the NIC figure comes from", .required = true},
+    Field{.key = "switch_pj_per_bit", .type = T::number, .doc = "energy of a switch per bit it forwards, picojoules",
+          .min = 0, .max = 1e6, .required = true},
+    Field{.key = "switch_source", .type = T::text, .doc = "where the switch figure comes from", .required = true},
+};
+
+constexpr std::array kGpuPower{
+    Field{.key = "gpu", .type = T::name, .doc = "a GPU name of `configs/gpus/`", .required = true},
+    Field{.key = "idle_w", .type = T::number, .doc = "watts drawn idle with a CUDA context", .min = 0, .max = 1e5,
+          .required = true},
+    Field{.key = "peak_w", .type = T::number, .doc = "watts at full utilisation (TDP), at least `idle_w`",
+          .min = 0, .max = 1e5, .required = true},
+    Field{.key = "source", .type = T::text, .doc = "where the figures come from", .required = true},
+};
+
 }  // namespace
 
 std::span<const FieldSection> search_field_sections() {
@@ -136,6 +158,8 @@ std::span<const FieldSection> search_field_sections() {
       FieldSection{"prices", "", kPrices},
       FieldSection{"price-gpu", "/gpus/0", kGpuPrice},
       FieldSection{"price-port", "/ports/0", kPortPrice},
+      FieldSection{"energy", "", kEnergy},
+      FieldSection{"energy-gpu", "/gpus/0", kGpuPower},
   };
   return sections;
 }

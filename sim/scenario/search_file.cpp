@@ -5,11 +5,10 @@
 
 #include <fmt/format.h>
 
-#include "sim/scenario/input_file.hpp"
+#include "sim/scenario/json_file.hpp"
 #include "sim/scenario/json_fields.hpp"
 #include "sim/scenario/price_file.hpp"
 #include "sim/scenario/scenario.hpp"
-#include "sim/scenario/strict_json.hpp"
 
 namespace lynxsim::scenario {
 namespace fs = std::filesystem;
@@ -165,15 +164,9 @@ fs::path folder_of(const fs::path& file) { return file.parent_path().empty() ? f
 }  // namespace
 
 SearchSpec load_search(const fs::path& file, const DataPaths& data) {
-  std::string text;
-  try {
-    text = read_input_file(file, kMaxConfigFileBytes);
-  } catch (const InputFileError& e) {
-    throw ScenarioError(file.string(), {{"", e.what()}});
-  }
   SearchSpec s;
   s.source_file = file.string();
-  s.document = parse_json_document(text, file.string());
+  s.document = read_json_file(file);
   IssueList issues;
   ObjectReader top(s.document, "", issues);
   const FieldSection& F = field_section("search");
