@@ -27,6 +27,17 @@ std::string csv_cell(const std::string& text) {
 
 std::string role_text(const RoleChoice& r) { return fmt::format("{}x {} tp{}", r.count, r.gpu, r.tensor_parallel); }
 
+// The configuration of `method` ("": any) with the lowest $ per million tokens; size() when none
+// met the targets.
+std::size_t cheapest(const SearchTable& t, const std::string& method) {
+  std::size_t best = t.configs.size();
+  for (std::size_t i = 0; i < t.configs.size(); ++i) {
+    if (t.outcomes[i].status != PointStatus::found || (!method.empty() && t.configs[i].method != method)) continue;
+    if (best == t.configs.size() || t.outcomes[i].usd_per_m_tokens < t.outcomes[best].usd_per_m_tokens) best = i;
+  }
+  return best;
+}
+
 }  // namespace
 
 SearchTable make_search_table(std::vector<SearchConfig> configs, std::vector<SearchOutcome> outcomes) {
@@ -69,14 +80,24 @@ std::string format_search_front(const SearchTable& t) {
                        role_text(c.prefill), role_text(c.decode), c.network, c.method, o.rate.found,
                        o.goodput_per_gpu, o.usd_per_hour, o.usd_per_m_tokens, o.joules_per_token);
   }
-  std::size_t best = t.configs.size();
-  for (std::size_t i = 0; i < t.configs.size(); ++i) {
-    if (t.outcomes[i].status != PointStatus::found) continue;
-    if (best == t.configs.size() || t.outcomes[i].usd_per_m_tokens < t.outcomes[best].usd_per_m_tokens) best = i;
-  }
+  const std::size_t best = cheapest(t, "");
   if (best == t.configs.size()) return out + "no configuration met the targets at any rate of the range\n";
-  return out + fmt::format("cheapest per million output tokens: #{} ({}), ${:.3f}/Mtok at {:.3g} req/s\n", best,
-                           t.configs[best].key(), t.outcomes[best].usd_per_m_tokens, t.outcomes[best].rate.found);
+  out += "\ncheapest per million output tokens, by method:\n";
+  std::vector<std::string> methods;
+  for (const SearchConfig& c : t.configs) {
+    if (std::find(methods.begin(), methods.end(), c.method) == methods.end()) methods.push_back(c.method);
+  }
+  for (const std::string& m : methods) {
+    const std::size_t i = cheapest(t, m);
+    if (i == t.configs.size()) {
+      out += fmt::format("  {:<10} none met the targets\n", m);
+      continue;
+    }
+    out += fmt::format("  {:<10} #{}: {}, {}, {}: ${:.3f}/Mtok at {:.3g} req/s\n", m, i, role_text(t.configs[i].prefill),
+                       role_text(t.configs[i].decode), t.configs[i].network, t.outcomes[i].usd_per_m_tokens,
+                       t.outcomes[i].rate.found);
+  }
+  return out + fmt::format("cheapest overall: #{} ({})\n", best, t.configs[best].key());
 }
 
 }  // namespace lynxsim::app
