@@ -119,9 +119,11 @@ fs::path prepare_folder(const SearchOptions& options, const scenario::SearchSpec
 int cmd_search(const DataPaths& data, const SearchOptions& options) {
   const Clock::time_point start = Clock::now();
   const scenario::SearchSpec search = scenario::load_search(options.file, data);
-  std::vector<std::string> base_overrides = search.set;
-  base_overrides.push_back(rate_override(search.rate.min));
-  const scenario::Scenario base = scenario::load_scenario(search.base, base_overrides, data);
+  if (!fs::is_regular_file(search.base)) {
+    throw scenario::ScenarioError(search.source_file,
+                                  {{"/base", fmt::format("{} is not a readable scenario file", search.base.string())}});
+  }
+  const scenario::Scenario base = scenario::load_scenario(search.base, search.set, data);
   check_base_workload(search, base);
   SearchContext context;
   context.search = &search;
