@@ -17,15 +17,6 @@ using nlohmann::json;
 // The journal may hold one line per configuration of the largest search.
 constexpr std::int64_t kMaxJournalBytes = std::int64_t{1} << 30;
 
-const char* status_name(PointStatus s) {
-  switch (s) {
-    case PointStatus::found: return "found";
-    case PointStatus::no_rate: return "no_rate";
-    case PointStatus::pruned: return "pruned";
-  }
-  return "";
-}
-
 PointStatus status_of(const std::string& name) {
   if (name == "found") return PointStatus::found;
   if (name == "pruned") return PointStatus::pruned;

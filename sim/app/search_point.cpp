@@ -82,6 +82,15 @@ void price(const SearchConfig& config, const scenario::Scenario& at_rate, Search
 
 }  // namespace
 
+const char* status_name(PointStatus status) {
+  switch (status) {
+    case PointStatus::found: return "found";
+    case PointStatus::no_rate: return "no_rate";
+    case PointStatus::pruned: return "pruned";
+  }
+  return "";
+}
+
 std::optional<std::string> prune_reason(const SearchConfig& config, SearchContext& context) {
   const serving::ServingConfig& sv = context.base->serving;
   std::int64_t prompt = 0;

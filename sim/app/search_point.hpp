@@ -26,6 +26,8 @@
 namespace lynxsim::app {
 
 enum class PointStatus { found, no_rate, pruned };
+// "found", "no_rate", "pruned": the status column of search.csv and the journal.
+const char* status_name(PointStatus status);
 
 struct SearchOutcome {
   PointStatus status = PointStatus::no_rate;

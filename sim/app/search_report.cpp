@@ -9,15 +9,6 @@
 namespace lynxsim::app {
 namespace {
 
-const char* status_text(PointStatus s) {
-  switch (s) {
-    case PointStatus::found: return "found";
-    case PointStatus::no_rate: return "no_rate";
-    case PointStatus::pruned: return "pruned";
-  }
-  return "";
-}
-
 std::string csv_cell(const std::string& text) {
   if (text.find_first_of(",\"\n") == std::string::npos) return text;
   std::string quoted = "\"";
@@ -61,7 +52,7 @@ std::string search_csv(const SearchTable& t) {
                        "{:.4f},{:.6g},{}\n",
                        i, csv_cell(c.prefill.gpu), c.prefill.tensor_parallel, c.prefill.count, csv_cell(c.decode.gpu),
                        c.decode.tensor_parallel, c.decode.count, c.gpus(), csv_cell(c.network), csv_cell(c.scheduling),
-                       csv_cell(c.method), status_text(o.status), csv_cell(o.note), o.rate.found, o.rate.failed_at,
+                       csv_cell(c.method), status_name(o.status), csv_cell(o.note), o.rate.found, o.rate.failed_at,
                        o.rate.simulations, o.slo.ttft_s, o.slo.tpot_s, o.slo.attainment, o.goodput_per_gpu,
                        o.usd_per_hour, o.usd_per_m_tokens, o.joules_per_token, on_front ? 1 : 0);
   }

@@ -35,14 +35,7 @@ plan::EnergyTable parse_energy_table(const json& document, const std::string& fi
   table.nic_source = top.string(F["nic_source"]).value_or("");
   table.switch_j_per_bit = top.number(F["switch_pj_per_bit"]).value_or(0.0) * kPicojoule;
   table.switch_source = top.string(F["switch_source"]).value_or("");
-  if (const json* gpus = top.get(F["gpus"].key, true)) {
-    if (!gpus->is_array() || gpus->empty()) issues.add("/gpus", fmt::format("expected a non-empty array, got {}", describe_value(*gpus)));
-    for (std::size_t i = 0; gpus->is_array() && i < gpus->size(); ++i) {
-      ObjectReader r((*gpus)[i], fmt::format("/gpus/{}", i), issues);
-      if (r.valid()) read_gpu(r, i, table);
-      r.finish();
-    }
-  }
+  read_object_rows(top, F["gpus"].key, [&](ObjectReader& r, std::size_t i) { read_gpu(r, i, table); });
   top.finish();
   issues.throw_if_any(file);
   return table;

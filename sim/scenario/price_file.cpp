@@ -18,22 +18,6 @@ plan::Price read_price(ObjectReader& r, const FieldSection& F) {
   return p;
 }
 
-template <class Read>
-void read_rows(ObjectReader& top, std::string_view key, Read&& read) {
-  const json* list = top.get(key, true);
-  if (list == nullptr) return;
-  const std::string where = top.child(key);
-  if (!list->is_array() || list->empty()) {
-    top.issues().add(where, fmt::format("expected a non-empty array, got {}", describe_value(*list)));
-    return;
-  }
-  for (std::size_t i = 0; i < list->size(); ++i) {
-    ObjectReader r((*list)[i], fmt::format("{}/{}", where, i), top.issues());
-    if (r.valid()) read(r, i);
-    r.finish();
-  }
-}
-
 }  // namespace
 
 plan::PriceTable parse_price_table(const json& document, const std::string& file) {
@@ -43,14 +27,14 @@ plan::PriceTable parse_price_table(const json& document, const std::string& file
   top.integer(F["schema_version"]);
   top.string(F["description"]);
   plan::PriceTable table;
-  read_rows(top, F["gpus"].key, [&](ObjectReader& r, std::size_t i) {
+  read_object_rows(top, F["gpus"].key, [&](ObjectReader& r, std::size_t i) {
     const FieldSection& G = field_section("price-gpu");
     const std::string gpu = r.string(G["gpu"]).value_or("");
     if (!table.gpus.emplace(gpu, read_price(r, G)).second) {
       issues.add(fmt::format("/gpus/{}/gpu", i), fmt::format("GPU \"{}\" is priced twice", gpu));
     }
   });
-  read_rows(top, F["ports"].key, [&](ObjectReader& r, std::size_t i) {
+  read_object_rows(top, F["ports"].key, [&](ObjectReader& r, std::size_t i) {
     const FieldSection& P = field_section("price-port");
     plan::PortPrice port{r.bit_rate(P["rate"]).value_or(BitsPerSecond{}), read_price(r, P)};
     if (!table.ports.empty() && port.rate.value <= table.ports.back().rate.value) {
