@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rewrites the key tables of docs/scenario.md and docs/models.md from the field tables.
+"""Rewrites the key tables of docs/scenario.md, docs/models.md and docs/search.md from the field tables.
 
 Each table follows a `<!-- keys: ID -->` line and ends at the next blank line; its new text is
 what `lynxsim keys ID` prints. The test suite fails while a table differs from its field table.
@@ -26,7 +26,7 @@ def rendered(lynxsim, table):
     return out.stdout.splitlines()[1:]
 
 
-DOCS = ("scenario.md", "models.md")
+DOCS = ("scenario.md", "models.md", "search.md")
 
 
 def rewrite(lynxsim, docs):

@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <limits>
+#include <thread>
 
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
@@ -27,6 +28,7 @@ struct Parsed {
   LlmLogitsOptions llm_logits;
   FlowsOptions flows;
   ReplayOptions replay;
+  SearchOptions search;
   std::string keys_table;
   std::optional<std::filesystem::path> data_dir;
   std::optional<std::filesystem::path> cache_dir;
@@ -146,6 +148,18 @@ void add_flows(CLI::App& app, FlowsOptions& o) {
   flows->add_option("--seed", o.seed, "random seed (ECMP hashing, background senders)")->check(seed_range());
 }
 
+void add_search(CLI::App& app, SearchOptions& o) {
+  auto* search = app.add_subcommand("search", "the highest request rate meeting a search file's targets for "
+                                              "each configuration, its cost, and the Pareto front");
+  search->add_option("file", o.file, "search file (docs/search.md)")->required();
+  search->add_option("--out", o.out, "results folder (default results/search/<name>/); a stopped search "
+                                     "resumes from its journal there");
+  search->add_flag("--force", o.force, "write into --out even when it is not a lynxsim results folder");
+  o.jobs = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  search->add_option("--jobs", o.jobs, "configurations searched at once (default: the machine's cores)")
+      ->check(CLI::Range(1, kMaxThreads));
+}
+
 void add_subcommands(CLI::App& app, Parsed& p) {
   auto* validate = app.add_subcommand("validate", "check a scenario file and print its errors");
   validate->add_option("file", p.validate.file, "scenario file")->required();
@@ -213,6 +227,7 @@ void add_subcommands(CLI::App& app, Parsed& p) {
                    "fit the GPU constants on the calibration points (not the hold-out), print them");
   add_bench(app, p.bench);
   add_flows(app, p.flows);
+  add_search(app, p.search);
   auto* replay = app.add_subcommand("replay", "a real benchmark run's requests on a deployment scenario, "
                                               "measured against simulated latencies");
   replay->add_option("result", p.replay.result,
@@ -249,6 +264,7 @@ int dispatch(CLI::App& app, const Parsed& p) {
   if (app.got_subcommand("bench")) return cmd_bench(data, p.bench);
   if (app.got_subcommand("flows")) return cmd_flows(data, p.flows);
   if (app.got_subcommand("replay")) return cmd_replay(data, p.replay);
+  if (app.got_subcommand("search")) return cmd_search(data, p.search);
   if (app.got_subcommand("llm-logits")) return cmd_llm_logits(data, p.llm_logits);
   if (p.run.scenario.empty()) {
     fmt::print(stderr, "lynxsim: give --scenario FILE or a subcommand (see --help)\n");

@@ -5,6 +5,7 @@
 #include "sim/app/input_errors.hpp"
 #include "sim/app/memory_limit.hpp"
 #include "sim/app/method_quality.hpp"
+#include "sim/app/run_energy.hpp"
 #include "sim/app/run_progress.hpp"
 #include "sim/app/scenario_check.hpp"
 #include "sim/app/scenario_serving.hpp"
@@ -120,6 +121,7 @@ int cmd_run(const DataPaths& data, const RunOptions& options) {
   try {
     results = run_methods(s, qualities, options.trace ? &trace : nullptr, filter, progress);
     progress.finish();
+    attach_energy(data, s, results);
   } catch (const serving::UnservedRequests& e) {
     throw scenario::ScenarioError(s.source_file, {{"/network", e.what()}});
   } catch (const std::length_error&) {

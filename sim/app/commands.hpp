@@ -130,7 +130,16 @@ struct ReplayOptions {
   bool json = false;
 };
 
+// `lynxsim search FILE`: the cheapest configurations meeting a search file's targets (cmd_search.cpp).
+struct SearchOptions {
+  std::filesystem::path file;
+  std::optional<std::filesystem::path> out;
+  bool force = false;
+  int jobs = 1;  // configurations searched at once (cli.cpp sets the default: the machine's cores)
+};
+
 int cmd_run(const DataPaths& data, const RunOptions& options);
+int cmd_search(const DataPaths& data, const SearchOptions& options);
 int cmd_replay(const DataPaths& data, const ReplayOptions& options);
 int cmd_validate(const DataPaths& data, const ValidateOptions& options);
 int cmd_list(const DataPaths& data);

@@ -56,6 +56,7 @@ ClusterSummary cluster_summary(const serving::MethodResult& result) {
   s.cache_hit_rate = c.cache_block_hit_rate;
   s.peak_decode_memory_fraction = c.peak_decode_memory_fraction;
   s.max_link_utilisation = c.max_link_utilisation;
+  s.energy = c.energy;
   std::int64_t context_tokens = 0;
   for (const auto& r : result.requests) context_tokens += r.context_tokens;
   if (!result.requests.empty()) {

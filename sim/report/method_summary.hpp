@@ -34,6 +34,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -64,6 +65,7 @@ struct ClusterSummary {
   double max_link_utilisation = 0.0;
   double max_link_peak_utilisation = 0.0;
   std::map<std::uint32_t, serving::LinkUtilisation> links;
+  std::optional<serving::EnergyTotals> energy;  // plan/energy.hpp; absent without power figures
 };
 
 // The latency metrics speedups are computed for, in report order.

@@ -41,6 +41,7 @@ struct Layout {
   bool with_acceptance = false;
   bool with_retractions = false;
   bool prefill_first = false;
+  bool with_energy = false;
 };
 
 // The ratio columns: (label, metric) pairs, speculative reading first.
@@ -68,6 +69,7 @@ Row header_row(const TableOptions& options, const Layout& layout) {
   if (options.percentiles) row.insert(row.end(), {"TTFT p50", "TTFT p90", "TTFT p99"});
   row.push_back("TPOT");
   if (options.wide) row.push_back("E2E");
+  if (layout.with_energy) row.insert(row.end(), {"J/token", "J/request"});
   row.push_back("bytes");
   for (const auto& b : layout.baselines) {
     for (const auto& [label, metric] : ratio_columns(layout)) {
@@ -103,6 +105,10 @@ Row method_row(const MethodSummary& s, const TableOptions& options, const Layout
   }
   row.push_back(format_duration_s(s.tpot_s.mean));
   if (options.wide) row.push_back(format_duration_s(s.e2e_s.mean));
+  if (layout.with_energy) {
+    const auto& e = s.cluster.energy;
+    row.insert(row.end(), {e ? fmt::format("{:.3g}", e->per_token_j) : "-", e ? fmt::format("{:.4g}", e->per_request_j) : "-"});
+  }
   row.push_back(format_byte_count(s.bytes_total));
   for (const auto& b : layout.baselines) {
     for (const auto& [label, metric] : ratio_columns(layout)) row.push_back(ratio_cell(s, metric, b));
@@ -128,6 +134,7 @@ Layout table_layout(const std::vector<MethodSummary>& summaries, const TableOpti
     layout.with_acceptance = layout.with_acceptance || s.speculative;
     layout.with_retractions = layout.with_retractions || (s.speculative && s.stream == "speculative");
     layout.prefill_first = layout.prefill_first || s.first_token_from == "prefill";
+    layout.with_energy = layout.with_energy || (options.wide && s.cluster.energy.has_value());
   }
   return layout;
 }

@@ -24,6 +24,13 @@ nlohmann::json speedup_json(const std::map<std::string, std::map<std::string, do
   return out;
 }
 
+nlohmann::json energy_json(const std::optional<serving::EnergyTotals>& e) {
+  if (!e) return nullptr;
+  return {{"gpu_idle_j", number(e->gpu_idle_j)}, {"gpu_work_j", number(e->gpu_work_j)},
+          {"codec_j", number(e->codec_j)}, {"network_j", number(e->network_j)}, {"total_j", number(e->total_j())},
+          {"joules_per_request", number(e->per_request_j)}, {"joules_per_token", number(e->per_token_j)}};
+}
+
 void add_cluster(nlohmann::json& out, const ClusterSummary& c) {
   nlohmann::json link_mean = nlohmann::json::object();
   nlohmann::json link_peak = nlohmann::json::object();
@@ -42,6 +49,7 @@ void add_cluster(nlohmann::json& out, const ClusterSummary& c) {
       {"requests_meeting_slo", c.requests_meeting_slo},
       {"goodput_requests_per_s", number(c.goodput_requests_per_s)},
       {"slo_attainment", number(c.slo_attainment)},
+      {"energy", energy_json(c.energy)},
       {"cache_lookup_blocks", c.cache_lookup_blocks},
       {"cache_hit_blocks", c.cache_hit_blocks},
       {"cache_evicted_blocks", c.cache_evicted_blocks},

@@ -66,6 +66,10 @@ struct ParseOptions {
   std::filesystem::path base_dir = ".";
 };
 
+// A scenario or search name: 1-100 characters of [A-Za-z0-9._+-], starting with a letter or digit
+// (it names a results folder).
+bool is_safe_scenario_name(const std::string& name);
+
 Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                        const DataPaths& data);
 

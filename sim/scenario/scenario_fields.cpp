@@ -12,6 +12,7 @@
 #include "sim/scenario/field_tables.hpp"
 #include "sim/scenario/flow_list_fields.hpp"
 #include "sim/scenario/network_fields.hpp"
+#include "sim/scenario/search_fields.hpp"
 
 // Designated initializers leave the other members at their defaults on purpose; GCC 12 still warns.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -273,6 +274,8 @@ std::span<const FieldSection> scenario_field_sections() {
     all.insert(all.end(), cards.begin(), cards.end());
     const auto flow_list = flow_list_field_sections();
     all.insert(all.end(), flow_list.begin(), flow_list.end());
+    const auto search = search_field_sections();
+    all.insert(all.end(), search.begin(), search.end());
     return all;
   }();
   return sections;

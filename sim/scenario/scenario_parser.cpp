@@ -89,15 +89,6 @@ void check_contexts(const Scenario& s, IssueList& issues) {
   }
 }
 
-bool is_safe_scenario_name(const std::string& name) {
-  const auto alnum = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
-  };
-  if (name.empty() || name.size() > kMaxScenarioNameLength || !alnum(name.front())) return false;
-  return std::all_of(name.begin(), name.end(),
-                     [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
-}
-
 // Limits every workload form shares (input_limits.hpp): how many requests, how late the last one.
 void check_workload_limits(const Scenario& s, IssueList& issues) {
   const auto& requests = s.serving.requests;
@@ -234,6 +225,15 @@ void read_body(ObjectReader& top, Scenario& s, SectionContext& ctx, json& res) {
 }
 
 }  // namespace
+
+bool is_safe_scenario_name(const std::string& name) {
+  const auto alnum = [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+  };
+  if (name.empty() || name.size() > kMaxScenarioNameLength || !alnum(name.front())) return false;
+  return std::all_of(name.begin(), name.end(),
+                     [&](char c) { return alnum(c) || c == '.' || c == '_' || c == '+' || c == '-'; });
+}
 
 Scenario parse_scenario(const json& document, std::string source_name, const ParseOptions& options) {
   IssueList issues;

@@ -29,6 +29,7 @@
 // throughput, and goodput (requests meeting the scenario's SLOs per simulated second).
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -111,6 +112,17 @@ struct LinkUtilisation {
   std::vector<double> series;
 };
 
+// Energy of a run (plan/energy.hpp computes it; absent when no power table was given), joules.
+struct EnergyTotals {
+  double gpu_idle_j = 0.0;     // every GPU at idle power for the whole run
+  double gpu_work_j = 0.0;     // above idle: prefill and decode passes
+  double codec_j = 0.0;        // above idle: KV encode and decode kernels
+  double network_j = 0.0;      // NICs and switches, per bit sent
+  double total_j() const { return gpu_idle_j + gpu_work_j + codec_j + network_j; }
+  double per_request_j = 0.0;  // total over requests
+  double per_token_j = 0.0;    // total over output tokens
+};
+
 struct ClusterStats {
   int num_prefill = 1;
   int num_decode = 1;
@@ -131,6 +143,7 @@ struct ClusterStats {
   int client_concurrency = 0;  // the client's cap (ServingConfig::client); 0: open loop
   std::int64_t requests_meeting_slo = 0;
   double goodput_requests_per_s = 0.0;
+  std::optional<EnergyTotals> energy;
 };
 
 struct MethodResult {

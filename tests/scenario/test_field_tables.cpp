@@ -34,11 +34,11 @@ void read_tables(std::istream& in, std::map<std::string, std::string>& tables, i
   }
 }
 
-// The tables of docs/scenario.md and docs/models.md (the card tables): the lines after each
+// The tables of docs/scenario.md, docs/models.md (the card tables) and docs/search.md: the lines after each
 // "<!-- keys: ID -->" up to a blank line; an id shown twice is counted in `repeated`.
 std::map<std::string, std::string> doc_tables(int& repeated) {
   std::map<std::string, std::string> tables;
-  for (const char* name : {"scenario.md", "models.md"}) {
+  for (const char* name : {"scenario.md", "models.md", "search.md"}) {
     std::ifstream in(testing::source_dir() / "docs" / name);
     read_tables(in, tables, repeated);
   }
@@ -86,7 +86,7 @@ TEST_CASE("every key table is well formed and its defaults pass their own checks
   }
 }
 
-TEST_CASE("docs/scenario.md and docs/models.md show exactly the rendered key tables") {
+TEST_CASE("docs/scenario.md, docs/models.md and docs/search.md show exactly the rendered key tables") {
   int repeated = 0;
   const auto docs = doc_tables(repeated);
   CHECK(repeated == 0);
