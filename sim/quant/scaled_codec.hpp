@@ -69,8 +69,8 @@ void decode_scaled_fast(const ScaledBlock& block, MutableBlockView output, Kerne
 // the interval of values sharing the kept bits.
 void decode_scaled_anchor(const ScaledBlock& block, int dropped_bits, MutableBlockView output);
 
-// The row kernels of the fast path, per instruction set (scaled_codec_avx2.cpp; nullopt when the
-// build has no AVX2 variant). n elements; scale > 0.
+// The row kernels of the fast path in the instruction set `isa` (scaled_codec_avx2.cpp; the portable
+// loops when the build has no AVX2 variant). n elements; scale > 0.
 namespace scaled_rows {
 float amax(const float* x, int n, KernelIsa isa);
 void encode(const float* x, int n, float scale, ElementCode code, std::uint8_t* out, KernelIsa isa);

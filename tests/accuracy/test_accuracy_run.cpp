@@ -63,7 +63,7 @@ TEST_CASE("needle accuracy does not rise as the context grows") {
 
 TEST_CASE("acceptance probabilities come from anchor versus full agreement") {
   const AccuracyResult& r = small_result();
-  REQUIRE(r.acceptance.size() == 4);
+  REQUIRE(r.acceptance.size() == 5);  // lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, lynx-e4m3-5+3
   for (const auto& a : r.acceptance) {
     CHECK(a.acceptance_probability >= 0.0);
     CHECK(a.acceptance_probability <= 1.0);
@@ -127,4 +127,15 @@ TEST_CASE("the measurement refuses lynx methods it cannot reconstruct") {
   CHECK(measurable_problem(deep)->field == "cachegen_level");
   CHECK_FALSE(measurable_problem(method_from_name("lynx-2+2+4")).has_value());
   CHECK(bits_per_element(method_from_name("lynx-qs"), true, 4096, 128, 32) == doctest::Approx(4.25));
+}
+
+TEST_CASE("the FP8 formats are measured by default, and a Lynx split of FP8 decodes to the format when complete") {
+  const AccuracyResult& r = small_result();
+  for (const char* name : {"fp8-e4m3", "fp8-e5m2", "int8-pth", "fp8-pth"}) {
+    CAPTURE(name);
+    CHECK(r.row(name).top1_agreement >= 0.5);
+  }
+  CHECK(r.row("lynx-e4m3-5+3", "full").key_snr_db == r.row("fp8-e4m3").key_snr_db);
+  CHECK(r.row("lynx-e4m3-5+3", "anchor").key_snr_db < r.row("fp8-e4m3").key_snr_db);
+  CHECK(r.row("fp8-e4m3").key_snr_db > r.row("fp8-e5m2").key_snr_db);  // one more mantissa bit
 }

@@ -8,7 +8,8 @@
 // the whole layer, which is slightly optimistic. Speculative methods (lynx, lynx-qs) are measured
 // twice: "anchor" and "full".
 //
-// Bits per element count codes plus fp16 scale and minimum per group (and the bf16 window for KIVI);
+// Bits per element count codes plus fp16 scale and minimum per group (and the bf16 window for KIVI),
+// for the KV formats codes plus their float32 scales (format_codec.hpp);
 // for cachegen it is the fixed-length code size before entropy coding (an upper bound).
 
 #include <optional>
@@ -34,7 +35,8 @@ std::optional<MeasurableProblem> measurable_problem(const MethodSpec& method);
 // Throws std::invalid_argument naming the method and its measurable_problem, if any.
 void check_measurable(const MethodSpec& method);
 
-// bf16, int8, int4, kivi2, kivi4, lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, cachegen.
+// bf16, int8, int4, kivi2, kivi4, lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, cachegen, fp8-e4m3, fp8-e5m2,
+// int8-pth, fp8-pth, lynx-e4m3-5+3.
 std::vector<MethodSpec> default_methods();
 
 // Average stored bits per element of one [tokens][head_dim] block (codes + metadata), for the anchor
