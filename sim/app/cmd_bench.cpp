@@ -9,6 +9,7 @@
 #include "sim/quant/bench_kernels.hpp"
 #include "sim/quant/bench_kernels_cuda.hpp"
 #include "sim/quant/cachegen_bench.hpp"
+#include "sim/quant/fp4_bench_cuda.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/quant_cuda.hpp"
 
@@ -37,6 +38,7 @@ void bench_cuda(quant::KernelBenchConfig config) {
   config.layers = 32;
   fmt::print("{}", quant::format_cuda_kernel_bench(quant::bench_kernels_cuda(config)));
   fmt::print("{}", quant::format_cuda_format_kernels(quant::bench_format_kernels_cuda(config)));
+  fmt::print("{}", quant::bench_fp4_kernels_cuda(config));
 }
 
 net::NetworkBenchConfig network_bench_config(const BenchOptions& o) {

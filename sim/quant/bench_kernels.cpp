@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "sim/core/parallel_for.hpp"
+#include "sim/quant/fp4_bench.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/plane_codec.hpp"
 
@@ -215,6 +216,7 @@ KernelBenchResult bench_kernels(const KernelBenchConfig& config) {
   result.memcpy_threads_gbps = threaded.memcpy_gbps;
   result.fast_threads = threaded.codec;
   result.formats = bench_format_kernels(config);
+  result.fp4 = bench_fp4_kernels(config);
   return result;
 }
 
@@ -275,7 +277,7 @@ std::string format_kernel_bench(const KernelBenchResult& r) {
                    r.fast_threads.encode_gbps / mt, r.fast_threads.decode_gbps / mt, "");
   out += ratio_row("1 thread / scalar oracle", fast_vs_ref.quantize_pack_gbps, fast_vs_ref.encode_gbps,
                    fast_vs_ref.decode_gbps, "goal >= 4x");
-  return out + format_format_kernels(r.formats);
+  return out + format_format_kernels(r.formats) + format_fp4_kernel_bench(r.fp4);
 }
 
 }  // namespace lynxsim::quant

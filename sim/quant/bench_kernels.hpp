@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "sim/quant/bench_formats.hpp"
+#include "sim/quant/fp4_bench_result.hpp"
 #include "sim/quant/kernel_isa.hpp"
 #include "sim/quant/planes.hpp"
 #include "sim/quant/quant_config.hpp"
@@ -74,6 +75,7 @@ struct KernelBenchResult {
   double memcpy_gbps = 0.0;          // one thread
   double memcpy_threads_gbps = 0.0;  // threads_used threads
   std::vector<FormatKernelRates> formats;  // the KV format kernels (bench_formats.hpp)
+  Fp4KernelBenchResult fp4;
 
   double quantize_pack_vs_memcpy() const { return fast_single.quantize_pack_gbps / memcpy_gbps; }
   double encode_vs_memcpy() const { return fast_single.encode_gbps / memcpy_gbps; }

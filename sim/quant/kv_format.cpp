@@ -15,6 +15,11 @@ constexpr std::array kFormats{
                  "INT8 symmetric, one float32 scale per token and KV head (vLLM int8_per_token_head)"},
     KvFormatInfo{KvFormat::fp8_pth, "fp8-pth", 8, ScaleLayout::per_token_head, 0, 4, 0, 3, ElementCode::fp8_e4m3, "",
                  "FP8 E4M3, one float32 scale per token and KV head (vLLM fp8_per_token_head)"},
+    KvFormatInfo{KvFormat::nvfp4, "nvfp4", 4, ScaleLayout::per_block, 16, 1, 4, 1, std::nullopt, "",
+                 "NVFP4: E2M1 in blocks of 16 channels, an E4M3 scale per block, a float32 scale amax/(6*448) per "
+                 "layer and tensor (TensorRT-LLM NVFP4 KV)"},
+    KvFormatInfo{KvFormat::mxfp4, "mxfp4", 4, ScaleLayout::per_block, 32, 1, 0, 1, std::nullopt, "",
+                 "MXFP4 (OCP MX v1.0): E2M1 in blocks of 32 channels, an E8M0 shared scale per block"},
 };
 
 }  // namespace

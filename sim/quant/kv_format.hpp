@@ -12,7 +12,9 @@
 //   per_token_head  one scale of scale_bytes per token and KV head (vLLM pull request 38378, float32)
 //   per_block       one scale of scale_bytes per block_elements consecutive channels of a token,
 //                   plus tensor_scale_bytes per layer and tensor (0 when the format has no second
-//                   level); block_elements must divide the head dimension
+//                   level); block_elements must divide the head dimension (nvfp4: 16 channels, an
+//                   E4M3 byte each, a float32 tensor scale; mxfp4: 32 channels, an E8M0 byte each;
+//                   their codec is fp4_codec.hpp)
 // Wire bytes of one tensor of one layer for h heads, t tokens, d channels and code width b:
 //   codes  h·ceil(t·d·b / 8)          scales  as above.
 
@@ -25,7 +27,7 @@
 
 namespace lynxsim::quant {
 
-enum class KvFormat : std::uint8_t { fp8_e4m3, fp8_e5m2, int8_pth, fp8_pth };
+enum class KvFormat : std::uint8_t { fp8_e4m3, fp8_e5m2, int8_pth, fp8_pth, nvfp4, mxfp4 };
 enum class ScaleLayout : std::uint8_t { per_tensor, per_token_head, per_block };
 
 struct KvFormatInfo {

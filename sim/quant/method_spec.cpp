@@ -12,7 +12,8 @@ namespace {
 
 constexpr const char* kAcceptedNames =
     "bf16, int2..int8, kivi2..kivi8, lynx, lynx-A+B[+C...] (at least two widths summing to 8), lynx-qs, "
-    "cachegen, cachegen-L (L = 0..3), fp8-e4m3, fp8-e5m2, int8-pth, fp8-pth, lynx-e4m3-A+B, lynx-e5m2-A+B";
+    "cachegen, cachegen-L (L = 0..3), fp8-e4m3, fp8-e5m2, int8-pth, fp8-pth, lynx-e4m3-A+B, lynx-e5m2-A+B, nvfp4, "
+    "mxfp4, lynx-nvfp4";
 
 [[noreturn]] void unknown(std::string_view name) {
   throw std::invalid_argument(fmt::format("unknown transfer method \"{}\" (accepted: {})", name, kAcceptedNames));

@@ -26,7 +26,12 @@
 //             A lynx method with a `format` (lynx-e4m3-5+3 ...) splits that code by significance
 //             instead of the integer code: its anchor keeps sign and exponent (and the leading
 //             mantissa bits) and is decoded at the middle of the dropped mantissa interval; all
-//             planes merged are bit-identical to the format.
+//             planes merged are bit-identical to the format. nvfp4 and mxfp4 (fp4_codec.hpp) carry
+//             their block scales (and nvfp4 its tensor scale, always amax/(6·448) as in NVIDIA's
+//             recipe: tensor_scale does not apply) per block of 16 or 32 channels.
+//             Anchor scheme `cell_residual` (lynx-nvfp4, lynx_nvfp4.hpp) sends the nvfp4 code as
+//             the anchor plane and a 4-bit residual within each element's E2M1 rounding cell as
+//             the second (planes 4+4, 8.5 bits with the scales).
 //   cachegen  CacheGen's layer-wise bins and arithmetic coding; bytes per token measured by encoding
 //             real tensors; sent chunk by chunk with a per-chunk quality level. `cachegen_level` is
 //             the highest-quality level the sender may pick (cachegen = level 1, the paper's
@@ -50,7 +55,7 @@
 namespace lynxsim::quant {
 
 enum class MethodFamily { bf16, int_n, kivi, lynx, cachegen, scaled };
-enum class AnchorScheme { midpoint, quantspec };
+enum class AnchorScheme { midpoint, quantspec, cell_residual };
 
 inline constexpr double kCacheGenDefaultEncodeMbPerS = 150.0 * 200.0;
 inline constexpr double kCacheGenDefaultDecodeMbPerS = 100.0 * 200.0;

@@ -117,8 +117,18 @@ void read_overrides(ObjectReader& r, quant::MethodSpec& m) {
   if (r.get("anchor_scheme") != nullptr) {
     m.anchor_scheme = r.choice<quant::AnchorScheme>(
         F["anchor_scheme"], {{"midpoint", quant::AnchorScheme::midpoint},
-                             {"quantspec", quant::AnchorScheme::quantspec}});
+                             {"quantspec", quant::AnchorScheme::quantspec},
+                             {"cell_residual", quant::AnchorScheme::cell_residual}});
   }
+}
+
+const char* anchor_scheme_name(quant::AnchorScheme scheme) {
+  switch (scheme) {
+    case quant::AnchorScheme::midpoint: return "midpoint";
+    case quant::AnchorScheme::quantspec: return "quantspec";
+    case quant::AnchorScheme::cell_residual: return "cell_residual";
+  }
+  return "midpoint";
 }
 
 nlohmann::json method_json(const std::string& preset_name, const quant::MethodSpec& m) {
@@ -131,7 +141,7 @@ nlohmann::json method_json(const std::string& preset_name, const quant::MethodSp
       {"group_size", m.group_size},
       {"kivi_window", m.kivi_window},
       {"kivi_group", m.kivi_group},
-      {"anchor_scheme", m.anchor_scheme == quant::AnchorScheme::midpoint ? "midpoint" : "quantspec"},
+      {"anchor_scheme", anchor_scheme_name(m.anchor_scheme)},
       {"cachegen_level", m.cachegen_level},
       {"description", m.description}};
   if (m.family == quant::MethodFamily::cachegen) j["cachegen"] = cachegen_json(m.cachegen);

@@ -125,13 +125,15 @@ constexpr std::array kMethod{
     Field{.key = "kivi_group", .type = T::integer, .doc = "KIVI: tokens per key group",
           .default_doc = kPresets, .min = 1, .max = kMaxGroupSize},
     Field{.key = "anchor_scheme", .type = T::choice,
-          .doc = "how an anchor is decoded before its residual", .default_doc = kPresets,
-          .choices = "midpoint|quantspec"},
+          .doc = "how an anchor is decoded before its residual (cell_residual: lynx-nvfp4's nvfp4 anchor and "
+                 "4-bit cell residual)",
+          .default_doc = kPresets, .choices = "midpoint|quantspec|cell_residual"},
     Field{.key = "cachegen_level", .type = T::integer, .doc = "CacheGen's fixed quality level",
           .default_doc = kPresets, .min = 0, .max = kMaxCacheGenLevel},
     Field{.key = "tensor_scale",
           .doc = "per-tensor FP8 formats: a positive number (the fixed scale; 1.0 is vLLM's default) or "
-                 "`\"amax\"` (calibrated: the tensor's absolute maximum / the format's largest value)",
+                 "`\"amax\"` (calibrated: the tensor's absolute maximum / the format's largest value); nvfp4 "
+                 "always takes amax / (6·448)",
           .default_doc = "`1.0`"},
     Field{.key = "acceptance", .type = T::number, .doc = "draft acceptance of a speculative method",
           .default_doc = "measured", .min = 0, .max = 1},

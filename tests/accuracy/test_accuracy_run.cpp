@@ -63,7 +63,7 @@ TEST_CASE("needle accuracy does not rise as the context grows") {
 
 TEST_CASE("acceptance probabilities come from anchor versus full agreement") {
   const AccuracyResult& r = small_result();
-  REQUIRE(r.acceptance.size() == 5);  // lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, lynx-e4m3-5+3
+  REQUIRE(r.acceptance.size() == 6);  // lynx-4+4, lynx-2+2+4, lynx-3+5, lynx-qs, lynx-e4m3-5+3, lynx-nvfp4
   for (const auto& a : r.acceptance) {
     CHECK(a.acceptance_probability >= 0.0);
     CHECK(a.acceptance_probability <= 1.0);

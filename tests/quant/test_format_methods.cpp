@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <vector>
 
 #include "sim/quant/method_spec.hpp"
 
@@ -59,4 +61,37 @@ TEST_CASE("A format method's scale and width are checked, and change its canonic
   int_with_format.format = KvFormat::fp8_e4m3;
   CHECK_FALSE(validate_method(int_with_format).empty());
   CHECK_FALSE(head_dim_problem(method_from_name("fp8-e4m3"), 96).has_value());
+}
+
+TEST_CASE("nvfp4, mxfp4 and lynx-nvfp4 are format methods with their blocks, checked against the head dimension") {
+  const MethodSpec nv = method_from_name("nvfp4");
+  CHECK(nv.family == MethodFamily::scaled);
+  CHECK(nv.bits == 4);
+  CHECK(kv_format_info(KvFormat::nvfp4).block_elements == 16);
+  CHECK(kv_format_info(KvFormat::mxfp4).block_elements == 32);
+  CHECK(validate_method(method_from_name("mxfp4")).empty());
+  const MethodSpec lynx = method_from_name("lynx-nvfp4");
+  CHECK(lynx.family == MethodFamily::lynx);
+  CHECK(lynx.planes == std::vector<int>{4, 4});
+  CHECK(lynx.anchor_bits() == 4);
+  CHECK(lynx.anchor_scheme == AnchorScheme::cell_residual);
+  CHECK(validate_method(lynx).empty());
+  CHECK(lynx.canonical() != nv.canonical());
+  CHECK(head_dim_problem(nv, 40) == "nvfp4 scales blocks of 16 values, which do not divide the model's head dimension 40");
+  CHECK(head_dim_problem(method_from_name("mxfp4"), 48).has_value());
+  CHECK_FALSE(head_dim_problem(lynx, 128).has_value());
+  CHECK(head_dim_problem(lynx, 72).has_value());
+  MethodSpec split = lynx;
+  split.planes = {2, 6};
+  CHECK_FALSE(validate_method(split).empty());
+  MethodSpec midpoint = lynx;
+  midpoint.anchor_scheme = AnchorScheme::midpoint;
+  CHECK_FALSE(validate_method(midpoint).empty());
+  MethodSpec integer = method_from_name("lynx");
+  integer.anchor_scheme = AnchorScheme::cell_residual;
+  CHECK_FALSE(validate_method(integer).empty());
+  const auto presets = method_preset_names();
+  for (const char* name : {"nvfp4", "mxfp4", "lynx-nvfp4"}) {
+    CHECK(std::find(presets.begin(), presets.end(), name) != presets.end());
+  }
 }

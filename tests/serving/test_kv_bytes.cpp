@@ -91,3 +91,30 @@ TEST_CASE("Lynx over FP8: the planes split the codes, the scales go with the anc
   CHECK(split[1].value == blocks * kTokens * 128 * 3 / 8);
   CHECK(sum(split) == fp8[0].value);
 }
+
+TEST_CASE("FP4 formats: half a byte per element, a scale byte per block, nvfp4's float32 tensor scale") {
+  const std::int64_t blocks = 2 * 8 * 32;
+  const std::int64_t elements = blocks * kTokens * 128;
+  const auto nv = total_plane_bytes(quant::method_from_name("nvfp4"), kLlama8b, 1, kTokens);
+  REQUIRE(nv.size() == 1);
+  CHECK(nv[0].value == elements / 2 + elements / 16 + 2 * 32 * 4);
+  const auto mx = total_plane_bytes(quant::method_from_name("mxfp4"), kLlama8b, 1, kTokens);
+  REQUIRE(mx.size() == 1);
+  CHECK(mx[0].value == elements / 2 + elements / 32);
+}
+
+TEST_CASE("lynx-nvfp4: the nvfp4 bytes as the anchor plane, a 4-bit residual as the second") {
+  const std::int64_t elements = 2 * 8 * 32 * kTokens * 128;
+  const auto nv = total_plane_bytes(quant::method_from_name("nvfp4"), kLlama8b, 1, kTokens);
+  const auto lynx = total_plane_bytes(quant::method_from_name("lynx-nvfp4"), kLlama8b, 1, kTokens);
+  REQUIRE(lynx.size() == 2);
+  CHECK(lynx[0].value == nv[0].value);
+  CHECK(lynx[1].value == elements / 2);
+  // The integer 4+4 split with groups of 64 has the same anchor and total bytes, but for nvfp4's
+  // 4-byte tensor scales.
+  quant::MethodSpec int44 = quant::method_from_name("lynx-4+4");
+  int44.group_size = 64;
+  const auto integer = total_plane_bytes(int44, kLlama8b, 1, kTokens);
+  CHECK(lynx[0].value == integer[0].value + 2 * 32 * 4);
+  CHECK(lynx[1].value == integer[1].value);
+}

@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "sim/quant/format_methods.hpp"
+#include "sim/quant/fp4_codec.hpp"
+#include "sim/quant/lynx_nvfp4.hpp"
 #include "sim/quant/scaled_codec.hpp"
 
 namespace lynxsim::accuracy {
@@ -36,6 +38,22 @@ bool decodes_anchor(const quant::MethodSpec& m, bool anchor_only) {
   return anchor_only && m.family == quant::MethodFamily::lynx && m.speculative();
 }
 
+bool cell_residual(const quant::MethodSpec& m) { return m.anchor_scheme == quant::AnchorScheme::cell_residual; }
+
+// nvfp4's tensor scale comes from the amax of the whole block the rows belong to, so that any row
+// range is coded as it is inside the whole block; mxfp4 and the block scales depend on the row only.
+void fp4_rows(const quant::MethodSpec& m, bool anchor_only, BlockView block, BlockView rows, float* out) {
+  const auto format = *m.format == KvFormat::nvfp4 ? quant::Fp4Format::nvfp4 : quant::Fp4Format::mxfp4;
+  const std::optional<float> amax =
+      format == quant::Fp4Format::nvfp4 ? std::optional<float>(quant::fp4_tensor_amax(block)) : std::nullopt;
+  const MutableBlockView target(std::span<float>(out, rows.size()), rows.tokens, rows.channels);
+  if (cell_residual(m)) {
+    quant::decode_lynx_nvfp4(quant::encode_lynx_nvfp4(rows, amax), decodes_anchor(m, anchor_only) ? 1 : 2, target);
+    return;
+  }
+  quant::decode_fp4(quant::encode_fp4(rows, format, quant::best_kernel_isa(), amax), target);
+}
+
 }  // namespace
 
 void format_rows(const quant::MethodSpec& m, bool anchor_only, BlockView block, int begin, int end, float* out) {
@@ -49,6 +67,8 @@ void format_rows(const quant::MethodSpec& m, bool anchor_only, BlockView block, 
     case KvFormat::fp8_e5m2:
     case KvFormat::int8_pth:
     case KvFormat::fp8_pth: scaled_rows(m, decodes_anchor(m, anchor_only), block, rows, out); return;
+    case KvFormat::nvfp4:
+    case KvFormat::mxfp4: fp4_rows(m, anchor_only, block, rows, out); return;
   }
   throw std::logic_error("format_rows: no codec for this KV format");
 }
@@ -64,6 +84,10 @@ double format_bits_per_element(const quant::MethodSpec& m, bool anchor_only, int
 }
 
 std::string format_reconstruction_id(const quant::MethodSpec& m, bool anchor_only) {
+  if (cell_residual(m)) {
+    return decodes_anchor(m, anchor_only) ? "format" + quant::format_canonical(quant::method_from_name("nvfp4"))
+                                          : m.canonical();
+  }
   if (decodes_anchor(m, anchor_only)) return m.canonical() + "/anchor";
   return "format" + quant::format_canonical(m);
 }

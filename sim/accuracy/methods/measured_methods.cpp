@@ -42,7 +42,8 @@ void check_measurable(const MethodSpec& m) {
 std::vector<MethodSpec> default_methods() {
   std::vector<MethodSpec> out;
   for (const char* name : {"bf16", "int8", "int4", "kivi2", "kivi4", "lynx-4+4", "lynx-2+2+4", "lynx-3+5", "lynx-qs",
-                           "cachegen", "fp8-e4m3", "fp8-e5m2", "int8-pth", "fp8-pth", "lynx-e4m3-5+3"}) {
+                            "cachegen", "fp8-e4m3", "fp8-e5m2", "int8-pth", "fp8-pth", "lynx-e4m3-5+3",
+                            "nvfp4", "mxfp4", "lynx-nvfp4"}) {
     out.push_back(method_from_name(name));
   }
   return out;

@@ -13,6 +13,7 @@
 #include "sim/quant/cuda/codec_device.cuh"
 #include "sim/quant/cuda/row_encode_device.cuh"
 #include "sim/quant/cuda/cuda_backend.hpp"
+#include "sim/quant/cuda/device_memory.cuh"
 
 namespace lynxsim::quant::cuda_backend {
 namespace {
@@ -20,39 +21,6 @@ namespace {
 using namespace device;
 
 constexpr int kThreads = 256;
-
-void check(cudaError_t error, const char* what) {
-  if (error != cudaSuccess) {
-    throw std::runtime_error(std::string("CUDA kernels: ") + what + ": " + cudaGetErrorString(error));
-  }
-}
-
-// Device memory owned for the duration of one host call.
-class DeviceBuffer {
-public:
-  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
-    if (bytes_ > 0) {
-      check(cudaMalloc(&data_, bytes_), "cudaMalloc");
-    }
-  }
-  DeviceBuffer(const DeviceBuffer&) = delete;
-  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
-  ~DeviceBuffer() {
-    if (data_ != nullptr) {
-      cudaFree(data_);
-    }
-  }
-  template <typename T>
-  T* as() const {
-    return static_cast<T*>(data_);
-  }
-  void upload(const void* host) { check(cudaMemcpy(data_, host, bytes_, cudaMemcpyHostToDevice), "upload"); }
-  void download(void* host) const { check(cudaMemcpy(host, data_, bytes_, cudaMemcpyDeviceToHost), "download"); }
-
-private:
-  void* data_ = nullptr;
-  std::size_t bytes_ = 0;
-};
 
 unsigned grid_for(long long items) { return static_cast<unsigned>((items + kThreads - 1) / kThreads); }
 
@@ -134,35 +102,6 @@ void launch_decode(const CodecShape& shape, const PlanePointers& pointers, int p
                                                           mins, level_offset, out);
   check(cudaGetLastError(), "decode_kernel");
 }
-
-// Elapsed device time of the work a callable launches on the default stream.
-class EventTimer {
-public:
-  EventTimer() {
-    check(cudaEventCreate(&start_), "cudaEventCreate");
-    check(cudaEventCreate(&stop_), "cudaEventCreate");
-  }
-  EventTimer(const EventTimer&) = delete;
-  EventTimer& operator=(const EventTimer&) = delete;
-  ~EventTimer() {
-    cudaEventDestroy(start_);
-    cudaEventDestroy(stop_);
-  }
-  template <typename Launch>
-  double seconds(Launch&& launch) {
-    check(cudaEventRecord(start_), "cudaEventRecord");
-    launch();
-    check(cudaEventRecord(stop_), "cudaEventRecord");
-    check(cudaEventSynchronize(stop_), "cudaEventSynchronize");
-    float ms = 0.0F;
-    check(cudaEventElapsedTime(&ms, start_, stop_), "cudaEventElapsedTime");
-    return static_cast<double>(ms) * 1e-3;
-  }
-
-private:
-  cudaEvent_t start_ = nullptr;
-  cudaEvent_t stop_ = nullptr;
-};
 
 }  // namespace
 
