@@ -16,6 +16,7 @@ namespace lynxsim::app {
 
 struct RunOptions {
   std::filesystem::path scenario;
+  std::optional<std::string> scenario_text;  // the scenario's JSON instead of a file (Python dicts)
   std::optional<std::filesystem::path> out;
   std::vector<std::string> overrides;
   std::optional<std::uint64_t> seed;
@@ -28,11 +29,13 @@ struct RunOptions {
   bool wide = false;
   bool percentiles = false;
   std::optional<std::string> memory_limit;  // --memory-limit (memory_limit.hpp)
+  bool signal_cleanup = true;  // staging removed on SIGINT/SIGTERM (off where Python owns signals)
 };
 
 // `lynxsim validate FILE`: the checks of a run (scenario_check.hpp), with the run's --trace.
 struct ValidateOptions {
   std::filesystem::path file;
+  std::optional<std::string> text;  // the scenario's JSON instead of a file (Python dicts)
   std::vector<std::string> overrides;
   bool trace = false;
   std::int64_t trace_limit = 0;
