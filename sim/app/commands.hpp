@@ -10,6 +10,7 @@
 
 #include "sim/app/data_paths.hpp"
 #include "sim/app/trace_filter.hpp"
+#include "sim/compute/estimate.hpp"
 #include "sim/compute/expert_parallel.hpp"
 
 namespace lynxsim::app {
@@ -141,6 +142,8 @@ int cmd_list(const DataPaths& data);
 // docs/scenario.md shows them; an unknown table name is an input error.
 int cmd_keys(const std::string& table);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
+// The estimate cmd_estimate prints (the Python module's estimate() too); bad options: InputError.
+Estimate run_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);
