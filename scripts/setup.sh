@@ -9,7 +9,8 @@
 # runtimes (libclang-rt-dev: libFuzzer, sanitizers) build the scenario-loader fuzz target of the
 # test suite (scripts/fuzz.sh); SimGrid is the flow solver's cross-check, ns-3 (libns3-dev) the
 # packet-level one (tools/ns3_crosscheck); Python runs the tools and their tests; chromium
-# (headless) opens a run's index.html in the results-page test.
+# (headless) opens a run's index.html in the results-page test; pybind11-dev with python3-dev builds
+# the Python module lynxsim (python/).
 set -euo pipefail
 
 packages=(
@@ -18,7 +19,7 @@ packages=(
 )
 if [[ "${1:-}" != "--program-only" ]]; then
   packages+=(doctest-dev clang libclang-rt-dev libsimgrid-dev libns3-dev python3 python3-pip
-    python3-venv python3-matplotlib chromium)
+    python3-venv python3-matplotlib chromium python3-dev pybind11-dev)
 fi
 
 missing=()

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes .venv/ at the repository root, the Python environment of every tool in scripts/ and of the
 # Python tests: Debian's /usr/bin/python3 with --system-site-packages (so Debian's matplotlib is
-# importable) plus the pinned packages of scripts/requirements.txt from PyPI. The environment
+# importable) plus the pinned packages of scripts/requirements.txt from PyPI (pandas pinned to a
+# release that works with Debian's numpy, which Debian's matplotlib is built against), and the
+# Python module lynxsim once CMake has built it (a .pth file naming build/python). The environment
 # records the hash of the requirements it was made with; when that matches, nothing is done, and a
 # changed requirements.txt installs again into the same environment.
 set -euo pipefail
@@ -20,4 +22,8 @@ if [[ ! -x $venv/bin/python3 ]]; then
 fi
 echo "lynxsim setup: installing scripts/requirements.txt into $venv"
 "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check -r "$requirements"
+# The Python module lynxsim that CMake builds into build/python (python/CMakeLists.txt) is
+# importable here once built; `pip install .` installs one that takes precedence.
+site=$("$venv/bin/python3" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+echo "$root/build/python" >"$site/lynxsim-build.pth"
 echo "$wanted" >"$stamp"

@@ -9,7 +9,8 @@
     sweep.py paper-report SUMMARY.csv --output README.md [--elapsed TEXT] [--models MODELS.csv]
 
 `run` executes every point of the sweep not yet done (so rerunning resumes), --jobs at a time,
-with a progress bar on stderr; --shard i/n runs only the points with index % n == i, for a Slurm
+with a progress bar on stderr (in this process through the Python module lynxsim where it is built
+and neither --lynxsim nor --timeout is given; runner.py); --shard i/n runs only the points with index % n == i, for a Slurm
 array or GNU parallel spreading one sweep over machines that share (or later merge) the output
 folder; --backend ray runs the points as Ray tasks on the cluster at --address (or on a local Ray
 instance of --jobs CPUs) and writes them into the same output folder. `collect` writes
@@ -138,7 +139,8 @@ def _workers(args) -> str:
 
 def _run(args, chosen: list, **options) -> list:
     if args.backend == "local":
-        return runner.run_points(chosen, **options)
+        module = runner.in_process_module(options["lynxsim"], repo.default_lynxsim(), args.timeout)
+        return runner.run_points(chosen, module=module, **options)
     from lynxsim_tools import ray_backend
 
     return ray_backend.run_points_ray(chosen, address=args.address, **options)

@@ -1,15 +1,20 @@
 """Runs the points of a sweep with lynxsim, several at a time.
 
-Each point is one process: `lynxsim --scenario BASE --out <out>/<point> --quiet --set path=JSON
-...`, every value JSON-encoded so that "8192" the string and 8192 the number stay distinct. Points
-already done (summary.json present) are skipped, which makes a rerun after an interruption resume
-where it stopped. A thread pool of `jobs` workers waits on the processes (the work happens in the
-subprocesses, so threads suffice). A failing point does not stop the others: its command and the
-tail of its stderr are returned, and written to <out>/failed/<point>.log for later inspection.
+Each point is one run: `lynxsim --scenario BASE --out <out>/<point> --quiet --set path=JSON ...`,
+every value JSON-encoded so that "8192" the string and 8192 the number stay distinct. Where the
+Python module lynxsim is built (python/, importable in the project's .venv) and no other binary or
+timeout is asked for, the points run in this process through lynxsim.run with the same overrides
+and the same results folder (the same bytes), with no process started per point; otherwise each
+point is a lynxsim process. Points already done (summary.json present) are skipped, which makes a
+rerun after an interruption resume where it stopped. A thread pool of `jobs` workers runs the points
+(the module releases the GIL while it simulates; a process is waited on). A failing point does not
+stop the others: its command and the tail of its stderr (in-process: the error message) are
+returned, and written to <out>/failed/<point>.log for later inspection.
 
 Ctrl-C (or SIGTERM) stops the sweep promptly: no further point starts, the running lynxsim
 processes get SIGTERM (each removes its staging folder; a finished point is complete or absent),
-run_points raises Interrupted, and rerunning the same command resumes with the points not done.
+points running in this process finish (each writes its folder whole or not at all), run_points
+raises Interrupted, and rerunning the same command resumes with the points not done.
 """
 
 import json
@@ -48,15 +53,40 @@ class Interrupted(Exception):
         self.done = done
 
 
+class _InProcess:
+    """Points run by the lynxsim module in this process."""
+
+    def __init__(self, module, base: Path, out: Path):
+        self._module, self._base, self._out = module, base, out
+        self._stopping = False
+
+    def run(self, point: Point):
+        if self._stopping:
+            return 130, "not started: the sweep was interrupted"
+        try:
+            self._module.run(self._base, set=point.sets, out=point.folder(self._out))
+        except self._module.LynxsimError as error:
+            return error.exit_code, f"lynxsim: {error}\n"
+        return 0, ""
+
+    def stop(self) -> None:
+        self._stopping = True
+
+
 class _Children:
     """The lynxsim processes in flight, so that a stop can end them."""
 
-    def __init__(self):
+    def __init__(self, lynxsim: Path, base: Path, out: Path, extra=(), timeout_s: float | None = None):
         self._lock = threading.Lock()
         self._running = set()
         self._stopping = False
+        self._command = lambda point: lynxsim_command(lynxsim, base, point, out, extra)
+        self._timeout_s = timeout_s
 
-    def run(self, command: list, timeout_s: float | None):
+    def run(self, point: Point):
+        return self._run(self._command(point), self._timeout_s)
+
+    def _run(self, command: list, timeout_s: float | None):
         with self._lock:
             if self._stopping:
                 return 130, "not started: the sweep was interrupted"
@@ -98,25 +128,39 @@ def record_failure(out: Path, failure: Failure) -> None:
     (folder / f"{failure.point.name}.log").write_text(text)
 
 
+def in_process_module(lynxsim: Path, default: Path, timeout_s: float | None):
+    """The lynxsim module when the points may run in this process (the default binary, whose
+    build the module comes from, and no timeout), else None."""
+    if lynxsim != default or timeout_s is not None:
+        return None
+    try:
+        import lynxsim as module
+    except ImportError:
+        return None
+    return module
+
+
 def run_points(points: list, *, lynxsim: Path, base: Path, out: Path, jobs: int,
-               extra=(), timeout_s: float | None = None, stream=None) -> list:
-    """Runs every point not yet done; returns the list of Failures (empty on success)."""
+               extra=(), timeout_s: float | None = None, stream=None, module=None) -> list:
+    """Runs every point not yet done (with `module`, the lynxsim package, in this process);
+    returns the list of Failures (empty on success)."""
     todo = [p for p in points if not p.done(out)]
     out.mkdir(parents=True, exist_ok=True)
     bar = ProgressBar(len(todo), stream=stream)
     failures = []
-    children = _Children()
+    if module is not None and not extra:
+        children = _InProcess(module, base, out)
+    else:
+        children = _Children(lynxsim, base, out, extra, timeout_s)
     pool = ThreadPoolExecutor(max_workers=max(1, jobs))
     finished = 0
     try:
-        futures = {}
-        for point in todo:
-            command = lynxsim_command(lynxsim, base, point, out, extra)
-            futures[pool.submit(children.run, command, timeout_s)] = (point, command)
+        futures = {pool.submit(children.run, point): point for point in todo}
         for future in as_completed(futures):
-            point, command = futures[future]
+            point = futures[future]
             returncode, stderr = future.result()
             if returncode != 0:
+                command = lynxsim_command(lynxsim, base, point, out, extra)
                 failures.append(Failure(point, returncode, command, stderr))
                 record_failure(out, failures[-1])
             else:

@@ -9,6 +9,7 @@
 #include "sim/accuracy/real_model/real_model_table.hpp"
 #include "sim/accuracy/methods/measured_methods.hpp"
 #include "sim/serving/kv_bytes.hpp"
+#include "sim/app/accuracy_measurement.hpp"
 #include "sim/app/card_lookup.hpp"
 #include "sim/app/commands.hpp"
 #include "sim/app/input_errors.hpp"
@@ -31,7 +32,7 @@ std::string cache_dir(const DataPaths& data, const AccuracyOptions& options) {
   return options.no_cache ? std::string() : data.accuracy_cache().string();
 }
 
-int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+accuracy::RealModelResult real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   accuracy::RealModelRequest request;
   request.model_path = llm::require_model(data.cache_dir(), options.model).string();
   request.text_path = options.text.value_or(data.essay_text()).string();
@@ -48,13 +49,7 @@ int real_model_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   }
   request.threads = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   request.seed = options.seed;
-  const accuracy::RealModelResult result = store::run_real_model(request, cache_dir(data, options));
-  if (options.json) {
-    fmt::print("{}\n", store::real_result_to_json(result).dump(2));
-  } else {
-    fmt::print("{}", accuracy::render_real_model_table(result));
-  }
-  return 0;
+  return store::run_real_model(request, cache_dir(data, options));
 }
 
 // What a scenario run of this model would use, beside the raw proxy the table shows.
@@ -83,9 +78,9 @@ void check_accuracy_memory(const accuracy::AccuracyRequest& request, const Accur
 
 }  // namespace
 
-int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+AccuracyMeasurement measure_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   const AllocationScope measuring(fmt::format("measuring the accuracy of {} at --context {}", options.model, options.context));
-  if (llm::is_real_model_name(options.model) && !options.kv_file) return real_model_accuracy(data, options);
+  if (llm::is_real_model_name(options.model) && !options.kv_file) return {std::nullopt, real_model_accuracy(data, options)};
   accuracy::AccuracyRequest request;
   request.geometry = serving::kv_geometry_of(find_model(data, options.model));
   request.context = options.context;
@@ -98,13 +93,24 @@ int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
   check_accuracy_memory(request, options);
   CountProgress progress(progress_wanted(options.progress, false), "accuracy: KV blocks");
   request.on_block_done = [&progress](std::size_t done, std::size_t total) { progress.update(done, total); };
-  const accuracy::AccuracyResult result = store::run_accuracy(request, cache_dir(data, options));
+  AccuracyMeasurement measured{store::run_accuracy(request, cache_dir(data, options)), std::nullopt};
   progress.finish();
+  return measured;
+}
+
+nlohmann::json accuracy_json(const AccuracyMeasurement& measurement) {
+  return measurement.real ? store::real_result_to_json(*measurement.real) : store::result_to_json(*measurement.synthetic);
+}
+
+int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options) {
+  const AccuracyMeasurement measured = measure_accuracy(data, options);
   if (options.json) {
-    fmt::print("{}\n", store::result_to_json(result).dump(2));
+    fmt::print("{}\n", accuracy_json(measured).dump(2));
+  } else if (measured.real) {
+    fmt::print("{}", accuracy::render_real_model_table(*measured.real));
   } else {
-    fmt::print("{}", accuracy::render_accuracy_table(result));
-    print_run_acceptance(data, options, result);
+    fmt::print("{}", accuracy::render_accuracy_table(*measured.synthetic));
+    print_run_acceptance(data, options, *measured.synthetic);
   }
   return 0;
 }

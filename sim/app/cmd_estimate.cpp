@@ -11,7 +11,7 @@
 
 namespace lynxsim::app {
 
-int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
+Estimate run_estimate(const DataPaths& data, const EstimateOptions& options) {
   const ModelSpec model = find_model(data, options.model);
   const HardwareSpec gpu = find_gpu(data, options.gpu);
   const EstimateRequest request{options.context,        options.batch,
@@ -20,14 +20,17 @@ int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
                                 options.expert_load_imbalance, options.output};
   std::optional<EngineSpec> engine;
   if (options.engine != "none") engine = find_engine(data, options.engine);
-  Estimate estimate;
   try {
-    estimate = build_estimate(model, gpu, request, engine);
+    return build_estimate(model, gpu, request, engine);
   } catch (const std::invalid_argument& e) {
     throw InputError(fmt::format("estimate: {}", e.what()));
   } catch (const std::overflow_error& e) {
     throw InputError(fmt::format("estimate: a time beyond the simulated clock: {}", e.what()));
   }
+}
+
+int cmd_estimate(const DataPaths& data, const EstimateOptions& options) {
+  const Estimate estimate = run_estimate(data, options);
   fmt::print("{}\n", options.json ? report::estimate_json(estimate) : estimate_table(estimate));
   return 0;
 }

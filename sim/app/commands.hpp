@@ -10,12 +10,14 @@
 
 #include "sim/app/data_paths.hpp"
 #include "sim/app/trace_filter.hpp"
+#include "sim/compute/estimate.hpp"
 #include "sim/compute/expert_parallel.hpp"
 
 namespace lynxsim::app {
 
 struct RunOptions {
   std::filesystem::path scenario;
+  std::optional<std::string> scenario_text;  // the scenario's JSON instead of a file (Python dicts)
   std::optional<std::filesystem::path> out;
   std::vector<std::string> overrides;
   std::optional<std::uint64_t> seed;
@@ -28,11 +30,13 @@ struct RunOptions {
   bool wide = false;
   bool percentiles = false;
   std::optional<std::string> memory_limit;  // --memory-limit (memory_limit.hpp)
+  bool signal_cleanup = true;  // staging removed on SIGINT/SIGTERM (off where Python owns signals)
 };
 
 // `lynxsim validate FILE`: the checks of a run (scenario_check.hpp), with the run's --trace.
 struct ValidateOptions {
   std::filesystem::path file;
+  std::optional<std::string> text;  // the scenario's JSON instead of a file (Python dicts)
   std::vector<std::string> overrides;
   bool trace = false;
   std::int64_t trace_limit = 0;
@@ -147,6 +151,8 @@ int cmd_list(const DataPaths& data);
 // docs/scenario.md shows them; an unknown table name is an input error.
 int cmd_keys(const std::string& table);
 int cmd_estimate(const DataPaths& data, const EstimateOptions& options);
+// The estimate cmd_estimate prints (the Python module's estimate() too); bad options: InputError.
+Estimate run_estimate(const DataPaths& data, const EstimateOptions& options);
 int cmd_accuracy(const DataPaths& data, const AccuracyOptions& options);
 int cmd_calibrate(const DataPaths& data, const CalibrateOptions& options);
 int cmd_bench(const DataPaths& data, const BenchOptions& options);

@@ -142,7 +142,8 @@ std::int64_t trace_events_at_least(const scenario::Scenario& s,
 scenario::Scenario load_checked_scenario(const DataPaths& data, const ScenarioRequest& request) {
   std::vector<std::string> overrides = request.overrides;
   if (request.seed) overrides.push_back(fmt::format("seed={}", *request.seed));
-  scenario::Scenario s = scenario::load_scenario(request.file, overrides, data);
+  scenario::Scenario s = request.text ? scenario::load_scenario_text(*request.text, request.file.string(), overrides, data)
+                                      : scenario::load_scenario(request.file, overrides, data);
   IssueList issues;
   check_accuracy_methods(s, issues);
   check_measured_kv(s, issues);

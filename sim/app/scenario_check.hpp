@@ -33,6 +33,7 @@ namespace lynxsim::app {
 
 struct ScenarioRequest {
   std::filesystem::path file;
+  std::optional<std::string> text;           // the scenario's JSON, named `file` in messages
   std::vector<std::string> overrides;
   std::optional<std::uint64_t> seed;
   std::optional<std::int64_t> trace_limit;  // a trace is written, of at most this many events

@@ -1,6 +1,7 @@
 #include "sim/report/atomic_write.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -113,7 +114,8 @@ bool ReportWriteError::caused_by_path() const {
 }
 
 void write_file_atomic(const fs::path& file, std::string_view content) {
-  const fs::path temp = sibling(file, "tmp");
+  static std::atomic<std::uint64_t> writes{0};
+  const fs::path temp = sibling(file, fmt::format("tmp-{}", writes.fetch_add(1)));
   write_plain(temp, content);
   try {
     rename_or_throw(temp, file);
@@ -123,9 +125,9 @@ void write_file_atomic(const fs::path& file, std::string_view content) {
   }
 }
 
-StagedFolder::StagedFolder(fs::path target, bool force)
+StagedFolder::StagedFolder(fs::path target, bool force, bool signal_cleanup)
     : target_(without_trailing_slash(std::move(target))), staging_(sibling(target_, "tmp")),
-      force_(force) {
+      force_(force), signal_cleanup_(signal_cleanup) {
   check_results_target(target_, force_);
   remove_stale_staging(target_);
   create_staging();
@@ -140,19 +142,23 @@ void StagedFolder::create_staging() {
   std::error_code ec;
   if (!parent.empty()) fs::create_directories(parent, ec);
   if (ec) throw ReportWriteError(fmt::format("cannot create {}: {}", parent.string(), ec.message()), ec.value());
-  guard_ = std::make_unique<StagingSignalGuard>(staging_);
+  if (signal_cleanup_) guard_ = std::make_unique<StagingSignalGuard>(staging_);
   if (::mkdir(staging_.c_str(), 0755) != 0) {
     if (errno != EEXIST || !holds_results_manifest(staging_)) fail("create results folder", staging_, errno);
     remove_quietly(staging_);
     if (::mkdir(staging_.c_str(), 0755) != 0) fail("create results folder", staging_, errno);
   }
-  guard_->add_file(staging_ / kResultsManifest);
+  guard_file(kResultsManifest);
   try {
     write_plain(staging_ / kResultsManifest, results_manifest({}));
   } catch (...) {
     ::rmdir(staging_.c_str());
     throw;
   }
+}
+
+void StagedFolder::guard_file(const std::string& name) {
+  if (guard_) guard_->add_file(staging_ / name);
 }
 
 void StagedFolder::write(const std::string& name, std::string_view content) {
@@ -168,7 +174,7 @@ void StagedFolder::write(const std::string& name, const ContentProducer& produce
   if (name == kResultsManifest || std::find(files_.begin(), files_.end(), name) != files_.end()) {
     throw ReportWriteError(fmt::format("results folder {}: {} written twice", target_.string(), name));
   }
-  guard_->add_file(staging_ / name);
+  guard_file(name);
   write_plain(staging_ / name, produce);
   files_.push_back(name);
 }

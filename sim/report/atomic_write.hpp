@@ -2,9 +2,10 @@
 // Writing results so that a reader never sees a partial file or a partial folder, and nothing that
 // lynxsim did not write is ever removed.
 //
-// write_file_atomic: the content goes to "<file>.tmp-<pid>" in the same directory (created
+// write_file_atomic: the content goes to "<file>.tmp-<n>-<pid>" in the same directory (created
 // exclusively, never through a link), is flushed to disk and closed, then renamed over <file>
-// (rename within one filesystem is atomic on POSIX).
+// (rename within one filesystem is atomic on POSIX); n counts the process's writes, so threads
+// writing the same file (two runs measuring one cache entry) never share a temporary file.
 //
 // StagedFolder: files are written into "<out>.tmp-<pid>" beside the target folder, the manifest of
 // results_target.hpp first. The constructor checks the target (check_results_target: an existing
@@ -53,7 +54,10 @@ using ContentProducer = std::function<void(const ContentSink& sink)>;
 class StagedFolder {
 public:
   // force: replace an existing target even when it is not a lynxsim results folder.
-  explicit StagedFolder(std::filesystem::path target, bool force = false);
+  // signal_cleanup: guard the staging folder against signals (signal_cleanup.hpp); off in a
+  // process whose signals belong to someone else (the Python module), where several folders may
+  // be staged at once by different threads.
+  explicit StagedFolder(std::filesystem::path target, bool force = false, bool signal_cleanup = true);
   ~StagedFolder();
   StagedFolder(const StagedFolder&) = delete;
   StagedFolder& operator=(const StagedFolder&) = delete;
@@ -69,11 +73,13 @@ public:
 
 private:
   void create_staging();
+  void guard_file(const std::string& name);
   void swap_into_place();
 
   std::filesystem::path target_;
   std::filesystem::path staging_;
   bool force_ = false;
+  bool signal_cleanup_ = true;
   bool committed_ = false;
   std::vector<std::string> files_;
   std::unique_ptr<StagingSignalGuard> guard_;

@@ -33,8 +33,12 @@ struct RunOutputs {
 
 // Writes the folder through a StagedFolder (atomic_write.hpp): replaces an existing <out> that is
 // empty or a lynxsim results folder, and refuses any other (OutputRefused) unless force is set.
+// signal_cleanup: as StagedFolder's.
 void write_results_folder(const std::filesystem::path& out, const RunOutputs& outputs,
-                          bool force = false);
+                          bool force = false, bool signal_cleanup = true);
+
+// The text of summary.json as the folder holds it.
+std::string summary_json_text(const RunOutputs& outputs);
 
 std::string pretty_json(const nlohmann::json& value);
 

@@ -72,6 +72,10 @@ bool is_safe_scenario_name(const std::string& name);
 
 Scenario load_scenario(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                        const DataPaths& data);
+// The same for a scenario given as JSON text (the Python module's dicts): `source_name` names it in
+// messages and relative paths inside it are resolved against the current folder.
+Scenario load_scenario_text(const std::string& text, const std::string& source_name,
+                            const std::vector<std::string>& overrides, const DataPaths& data);
 
 // Parses an in-memory document; source_name prefixes error messages and becomes source_file.
 Scenario parse_scenario(const nlohmann::json& document, std::string source_name,
