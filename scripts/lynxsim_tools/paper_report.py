@@ -20,7 +20,7 @@ import statistics
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import model_report, results
+from . import format_report, model_report, results
 
 AXES = ("model", "hardware", "workload.requests.0.context", "network.bandwidth", "serving.streaming")
 DEFAULT_STREAMING = "layerwise"
@@ -230,7 +230,8 @@ def render(rows: list, elapsed: str, plots: list, model_rows: list | None = None
               *headline_rows(ratios), "", "## By bandwidth (all models, hardware and contexts)", "",
               *bandwidth_rows(ratios), "",
               f"## Precision and speculation at 32K tokens, 25 Gb/s, Ascend 910B, {STREAMING_TEXT.get(accuracy_mode, accuracy_mode)}",
-              "", *accuracy_rows(at_point), "", TEMPLATE_NOTES]
+              "", *accuracy_rows(at_point), "", TEMPLATE_NOTES,
+              *format_report.section(ttft_table(rows), ttft_table(rows, commit_ttft), modes, STREAMING_TEXT)]
     if model_rows:
         parts += model_report.section(model_rows)
     parts += ["## Plots", ""]
@@ -244,7 +245,9 @@ Rebuilt by `scripts/reproduce_paper.sh` from `sweeps/paper.json` ({points} point
 {elapsed}). Files: `summary.csv` (one row per point and method), `requests.csv` (one row per
 request), `plots/`. Each point is one long prompt on an idle prefill/decode pair joined by one RDMA
 link (85% efficiency), its KV either streamed layer by layer while prefill runs or sent after
-prefill; methods bf16, int8, int4, kivi2, lynx (4+4), lynx-3+5, lynx-2+6, lynx-2+2+4 and cachegen.
+prefill; methods bf16, int8, the formats engines ship (fp8-e4m3, fp8-e5m2, int8-pth, fp8-pth, nvfp4,
+mxfp4), int4, kivi2, lynx (4+4), lynx-3+5, lynx-2+6, lynx-2+2+4, lynx-5+3, Lynx over FP8
+(lynx-e4m3-5+3) and over NVFP4 (lynx-nvfp4), and cachegen.
 Ratios compare mean TTFT at the same point in two readings: **spec**, the first token made (for Lynx
 a draft on the 4-bit anchor, which a later verification may roll back: the paper's TTFT), and
 **commit**, the first token verified against the full KV (what a client sees when only verified
