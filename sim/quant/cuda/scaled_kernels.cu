@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
-#include <stdexcept>
-#include <string>
 
+#include "sim/quant/cuda/device_memory.cuh"
 #include "sim/quant/cuda/scaled_backend.hpp"
 
 namespace lynxsim::quant::cuda_backend {
@@ -18,12 +17,6 @@ namespace fm = lynxsim::quant::fp8_math;
 constexpr int kThreads = 256;
 constexpr int kWarp = 32;
 
-void ok(cudaError_t error, const char* what) {
-  if (error != cudaSuccess) {
-    throw std::runtime_error(std::string("CUDA scaled kernels: ") + what + ": " + cudaGetErrorString(error));
-  }
-}
-
 struct FreeDevice {
   void operator()(void* p) const { cudaFree(p); }
 };
@@ -31,7 +24,7 @@ using DeviceMemory = std::unique_ptr<void, FreeDevice>;
 
 DeviceMemory device_alloc(std::size_t bytes) {
   void* p = nullptr;
-  ok(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)), "cudaMalloc");
+  check(cudaMalloc(&p, std::max<std::size_t>(bytes, 16)), "cudaMalloc");
   return DeviceMemory(p);
 }
 
@@ -96,28 +89,17 @@ void launch_encode(const ScaledShape& s, const float* x, float* scales, unsigned
     const long long threads = static_cast<long long>(s.tokens) * kWarp;
     row_scales_kernel<<<static_cast<unsigned>((threads + kThreads - 1) / kThreads), kThreads>>>(x, s.tokens, s.channels,
                                                                                                s.code, scales);
-    ok(cudaGetLastError(), "row_scales_kernel");
+    check(cudaGetLastError(), "row_scales_kernel");
   }
   encode_kernel<<<quad_grid(elements(s)), kThreads>>>(x, elements(s), s.channels, scales, s.per_token ? 1 : 0, s.code,
                                                       codes);
-  ok(cudaGetLastError(), "encode_kernel");
+  check(cudaGetLastError(), "encode_kernel");
 }
 
 void launch_decode(const ScaledShape& s, const unsigned char* codes, const float* scales, float* out) {
   decode_kernel<<<quad_grid(elements(s)), kThreads>>>(codes, elements(s), s.channels, scales, s.per_token ? 1 : 0,
                                                       s.code, out);
-  ok(cudaGetLastError(), "decode_kernel");
-}
-
-template <typename Launch>
-double seconds_of(cudaEvent_t start, cudaEvent_t stop, const Launch& launch) {
-  ok(cudaEventRecord(start), "cudaEventRecord");
-  launch();
-  ok(cudaEventRecord(stop), "cudaEventRecord");
-  ok(cudaEventSynchronize(stop), "cudaEventSynchronize");
-  float ms = 0.0F;
-  ok(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-  return static_cast<double>(ms) * 1e-3;
+  check(cudaGetLastError(), "decode_kernel");
 }
 
 }  // namespace
@@ -127,11 +109,11 @@ void scaled_encode(const ScaledShape& shape, const float* input, float* scales, 
   const DeviceMemory x = device_alloc(n * sizeof(float));
   const DeviceMemory s = device_alloc(scale_count(shape) * sizeof(float));
   const DeviceMemory c = device_alloc(n);
-  ok(cudaMemcpy(x.get(), input, n * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  if (!shape.per_token) ok(cudaMemcpy(s.get(), scales, sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(x.get(), input, n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  if (!shape.per_token) check(cudaMemcpy(s.get(), scales, sizeof(float), cudaMemcpyHostToDevice), "upload");
   launch_encode(shape, at<float>(x), at<float>(s), at<unsigned char>(c));
-  ok(cudaMemcpy(codes, c.get(), n, cudaMemcpyDeviceToHost), "download");
-  if (shape.per_token) ok(cudaMemcpy(scales, s.get(), scale_count(shape) * sizeof(float), cudaMemcpyDeviceToHost), "download");
+  check(cudaMemcpy(codes, c.get(), n, cudaMemcpyDeviceToHost), "download");
+  if (shape.per_token) check(cudaMemcpy(scales, s.get(), scale_count(shape) * sizeof(float), cudaMemcpyDeviceToHost), "download");
 }
 
 void scaled_decode(const ScaledShape& shape, const std::uint8_t* codes, const float* scales, float* output) {
@@ -139,10 +121,10 @@ void scaled_decode(const ScaledShape& shape, const std::uint8_t* codes, const fl
   const DeviceMemory c = device_alloc(n);
   const DeviceMemory s = device_alloc(scale_count(shape) * sizeof(float));
   const DeviceMemory out = device_alloc(n * sizeof(float));
-  ok(cudaMemcpy(c.get(), codes, n, cudaMemcpyHostToDevice), "upload");
-  ok(cudaMemcpy(s.get(), scales, scale_count(shape) * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(c.get(), codes, n, cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(s.get(), scales, scale_count(shape) * sizeof(float), cudaMemcpyHostToDevice), "upload");
   launch_decode(shape, at<unsigned char>(c), at<float>(s), at<float>(out));
-  ok(cudaMemcpy(output, out.get(), n * sizeof(float), cudaMemcpyDeviceToHost), "download");
+  check(cudaMemcpy(output, out.get(), n * sizeof(float), cudaMemcpyDeviceToHost), "download");
 }
 
 DeviceTimes time_scaled_kernels(const ScaledShape& shape, const float* input, float tensor_scale, int rounds) {
@@ -152,27 +134,22 @@ DeviceTimes time_scaled_kernels(const ScaledShape& shape, const float* input, fl
   const DeviceMemory out = device_alloc(n * sizeof(float));
   const DeviceMemory c = device_alloc(n);
   const DeviceMemory s = device_alloc(scale_count(shape) * sizeof(float));
-  ok(cudaMemcpy(x.get(), input, n * sizeof(float), cudaMemcpyHostToDevice), "upload");
-  ok(cudaMemcpy(s.get(), &tensor_scale, sizeof(float), cudaMemcpyHostToDevice), "upload");
-  cudaEvent_t start = nullptr;
-  cudaEvent_t stop = nullptr;
-  ok(cudaEventCreate(&start), "cudaEventCreate");
-  ok(cudaEventCreate(&stop), "cudaEventCreate");
+  check(cudaMemcpy(x.get(), input, n * sizeof(float), cudaMemcpyHostToDevice), "upload");
+  check(cudaMemcpy(s.get(), &tensor_scale, sizeof(float), cudaMemcpyHostToDevice), "upload");
+  EventTimer timer;
   const double never = std::numeric_limits<double>::infinity();
   DeviceTimes best{never, never, never};
   for (int r = 0; r < rounds; ++r) {
-    best.encode_s = std::min(best.encode_s, seconds_of(start, stop, [&] {
+    best.encode_s = std::min(best.encode_s, timer.seconds([&] {
       launch_encode(shape, at<float>(x), at<float>(s), at<unsigned char>(c));
     }));
-    best.decode_s = std::min(best.decode_s, seconds_of(start, stop, [&] {
+    best.decode_s = std::min(best.decode_s, timer.seconds([&] {
       launch_decode(shape, at<unsigned char>(c), at<float>(s), at<float>(out));
     }));
-    best.copy_s = std::min(best.copy_s, seconds_of(start, stop, [&] {
-      ok(cudaMemcpy(copy.get(), x.get(), n * sizeof(float), cudaMemcpyDeviceToDevice), "device copy");
+    best.copy_s = std::min(best.copy_s, timer.seconds([&] {
+      check(cudaMemcpy(copy.get(), x.get(), n * sizeof(float), cudaMemcpyDeviceToDevice), "device copy");
     }));
   }
-  cudaEventDestroy(start);
-  cudaEventDestroy(stop);
   return best;
 }
 
