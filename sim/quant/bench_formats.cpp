@@ -86,6 +86,26 @@ std::vector<double> best_of_rounds(int rounds, const std::vector<std::function<v
   return best;
 }
 
+struct RateColumns {
+  const char* baseline;
+  const char* encode_ratio;
+  const char* decode_ratio;
+  const char* check;
+};
+
+// The table of encode and decode rates against a baseline copy, `digits` decimals for GB/s.
+std::string rate_table(std::string out, const RateColumns& columns, int digits,
+                       const std::vector<FormatKernelRates>& rates) {
+  out += fmt::format("  {:<12} {:>10} {:>10} {:>10} {:>9} {:>9}  {}\n", "format", "encode", "decode", columns.baseline,
+                     columns.encode_ratio, columns.decode_ratio, columns.check);
+  for (const FormatKernelRates& r : rates) {
+    out += fmt::format("  {:<12} {:>10.{}f} {:>10.{}f} {:>10.{}f} {:>8.2f}x {:>8.2f}x  {}\n", r.name, r.encode_gbps, digits,
+                       r.decode_gbps, digits, r.memcpy_gbps, digits, r.encode_gbps / r.memcpy_gbps,
+                       r.decode_gbps / r.memcpy_gbps, r.bit_exact ? "yes" : "NO");
+  }
+  return out;
+}
+
 }  // namespace
 
 std::vector<FormatKernel> format_kernels(std::size_t blocks, KernelIsa isa) {
@@ -125,15 +145,9 @@ std::vector<FormatKernelRates> bench_format_kernels(const KernelBenchConfig& c) 
 }
 
 std::string format_format_kernels(const std::vector<FormatKernelRates>& rates) {
-  std::string out = "\nKV format kernels (1 thread, same blocks; GB/s of float32 KV, ratio to memcpy 1 thread):\n";
-  out += fmt::format("  {:<12} {:>10} {:>10} {:>10} {:>9} {:>9}  {}\n", "format", "encode", "decode", "memcpy",
-                     "enc/mcp", "dec/mcp", "bit-exact vs reference");
-  for (const FormatKernelRates& r : rates) {
-    out += fmt::format("  {:<12} {:>10.2f} {:>10.2f} {:>10.2f} {:>8.2f}x {:>8.2f}x  {}\n", r.name, r.encode_gbps,
-                       r.decode_gbps, r.memcpy_gbps, r.encode_gbps / r.memcpy_gbps, r.decode_gbps / r.memcpy_gbps,
-                       r.bit_exact ? "yes" : "NO");
-  }
-  return out + "  goal >= 1.0x encode and decode\n";
+  return rate_table("\nKV format kernels (1 thread, same blocks; GB/s of float32 KV, ratio to memcpy 1 thread):\n",
+                    {"memcpy", "enc/mcp", "dec/mcp", "bit-exact vs reference"}, 2, rates) +
+         "  goal >= 1.0x encode and decode\n";
 }
 
 std::vector<FormatKernelRates> bench_format_kernels_cuda(const KernelBenchConfig& c) {
@@ -163,15 +177,8 @@ std::vector<FormatKernelRates> bench_format_kernels_cuda(const KernelBenchConfig
 }
 
 std::string format_cuda_format_kernels(const std::vector<FormatKernelRates>& rates) {
-  std::string out = "\nCUDA KV format kernels (device-resident; GB/s of float32 KV, ratio to a device copy):\n";
-  out += fmt::format("  {:<12} {:>10} {:>10} {:>10} {:>9} {:>9}  {}\n", "format", "encode", "decode", "copy",
-                     "enc/copy", "dec/copy", "bit-exact vs CPU reference");
-  for (const FormatKernelRates& r : rates) {
-    out += fmt::format("  {:<12} {:>10.1f} {:>10.1f} {:>10.1f} {:>8.2f}x {:>8.2f}x  {}\n", r.name, r.encode_gbps,
-                       r.decode_gbps, r.memcpy_gbps, r.encode_gbps / r.memcpy_gbps, r.decode_gbps / r.memcpy_gbps,
-                       r.bit_exact ? "yes" : "NO");
-  }
-  return out;
+  return rate_table("\nCUDA KV format kernels (device-resident; GB/s of float32 KV, ratio to a device copy):\n",
+                    {"copy", "enc/copy", "dec/copy", "bit-exact vs CPU reference"}, 1, rates);
 }
 
 }  // namespace lynxsim::quant
